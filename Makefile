@@ -1,0 +1,46 @@
+# One command each: `make test` and `make serve` set everything up on a fresh machine.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+CHROMIUM ?= /usr/bin/chromium
+HOST ?= localhost
+PORT ?= 5006
+DB ?= raisus.sqlite
+
+.PHONY: setup system-deps test test-fast serve bench lint clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test,notebook,bench]'
+	$(PY) -m ipykernel install --prefix $(VENV) --name python3 >/dev/null
+	touch $(STAMP)
+
+# The browser tests drive Debian's Chromium (Playwright cannot download its own browser here),
+# and the score chart needs a CJK font to show Korean.
+system-deps:
+	@if [ ! -x $(CHROMIUM) ] || ! fc-list 2>/dev/null | grep -qi 'noto.*cjk'; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
+	  else \
+	    echo "Browser tests need Debian's chromium and fonts-noto-cjk: sudo apt-get install chromium fonts-noto-cjk"; \
+	  fi; \
+	fi
+
+test: setup system-deps
+	$(PY) -m pytest
+
+test-fast: setup
+	$(PY) -m pytest -m "not browser and not notebook"
+
+serve: setup
+	$(PY) -m raisus_panel.cli serve --address $(HOST) --port $(PORT) --db $(DB)
+
+bench: setup
+	$(PY) benchmarks/bench_odds.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts

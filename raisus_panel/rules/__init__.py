@@ -1,0 +1,22 @@
+"""The Risus rules: dice, clichés, characters, action checks, contests, teams and odds.
+
+This package imports only the standard library and ``param``: it loads fast, runs anywhere, and is
+tested in milliseconds. Everything a notebook user types is importable from here.
+"""
+
+from . import odds
+from .character import Character, GruntMob
+from .check import TN_PRESETS, CheckResult, action_check, effective_tn
+from .cliche import Cliche
+from .contest import Contest
+from .dice import DiceSource, ScriptedDice, SeededDice
+from .errors import DiceError, RuleError, SaveFileError
+from .profile import RulesProfile
+from .team import CharacterTeam
+from .validation import MAX_MOB_RATING, MAX_NAME_LENGTH, MAX_RATING
+
+__all__ = [
+    "Character", "CharacterTeam", "CheckResult", "Cliche", "Contest", "DiceError", "DiceSource",
+    "GruntMob", "MAX_MOB_RATING", "MAX_NAME_LENGTH", "MAX_RATING", "RuleError", "RulesProfile",
+    "SaveFileError", "ScriptedDice", "SeededDice", "TN_PRESETS", "action_check", "effective_tn", "odds",
+]

@@ -1,0 +1,243 @@
+"""Characters and grunt mobs: who rolls, and with which clichés."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Iterable, Mapping
+
+import param
+
+from .cliche import Cliche
+from .errors import RuleError
+from .validation import MAX_MOB_RATING, MAX_RATING, clean_name, clean_text, whole_number
+
+_CLICHE_TEXT = re.compile(r"^\s*(?P<name>.+?)\s*\(\s*(?P<rating>-?\d+)\s*\)\s*$")
+
+
+def new_uid() -> str:
+    """A short random id that names a character, team or contest in events and saves."""
+    return uuid.uuid4().hex[:12]
+
+
+def _as_cliches(spec, *, max_rating: int) -> list[Cliche]:
+    """Accept ``{"Viking": 4}``, ``[("Viking", 4)]``, ``[Cliche(...)]`` or ``"Viking(4), Cook(2)"``."""
+    if spec is None:
+        return []
+    if isinstance(spec, str):
+        items = []
+        for part in (p for p in spec.split(",") if p.strip()):
+            match = _CLICHE_TEXT.match(part)
+            if not match:
+                raise RuleError(f"Write each cliché as 'Name (rating)', e.g. 'Viking (4)'; not {part.strip()!r}.")
+            items.append((match["name"], int(match["rating"])))
+        spec = items
+    if isinstance(spec, Mapping):
+        spec = list(spec.items())
+    cliches = []
+    for item in spec:
+        if isinstance(item, Cliche):
+            cliches.append(item)
+        elif isinstance(item, Mapping):
+            cliches.append(Cliche.from_dict(dict(item), max_rating=max_rating))
+        elif isinstance(item, (tuple, list)) and len(item) in (2, 3):
+            cliches.append(Cliche(*item, max_rating=max_rating))
+        else:
+            raise RuleError(f"A cliché is given as ('Name', rating) or Cliche(...), not {item!r}.")
+    names = [c.name for c in cliches]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise RuleError(f"A character cannot have two clichés called {', '.join(dupes)}: rename one.")
+    return cliches
+
+
+class Character(param.Parameterized):
+    """A character at the table: a name, a description and a list of clichés.
+
+    Characters are plain state: contests change their clichés' ``current`` scores through events, and
+    the UI watches them. The clichés list is replaced, never changed in place, so watchers fire.
+
+    Parameters
+    ----------
+    name
+        The character's name (any script; 80 characters at most).
+    cliches
+        ``{"Viking": 4, "Swashbuckler": 2}``, a list of ``(name, rating)`` pairs or of :class:`Cliche`,
+        or the text ``"Viking (4), Swashbuckler (2)"``.
+
+    Examples
+    --------
+    >>> viking = Character("Olaf", {"Viking": 4, "Swashbuckler": 2})
+    >>> viking.cliche("Viking").current
+    4
+    """
+
+    kind = "character"
+    max_rating = MAX_RATING
+
+    uid = param.String(default="", doc="""
+        A stable id for events and saves; made up when not given. Names need not be unique.""")
+
+    name = param.String(default="", constant=False, doc="""
+        The character's name as shown at the table.""")
+
+    description = param.String(default="", doc="""
+        Free text: looks, background, anything the player wants to say.""")
+
+    owner = param.String(default="", doc="""
+        Who plays this character (a player's id in a shared room); empty for the GM's NPCs.""")
+
+    cliches = param.List(default=[], item_type=Cliche, doc="""
+        The character's clichés, in the player's order. Replaced as a whole when it changes.""")
+
+    def __init__(self, name: str = "", cliches=None, **params):
+        params.setdefault("uid", new_uid())
+        params["name"] = clean_name(name, "character name")
+        params["description"] = clean_text(params.get("description", ""), "description")
+        params["cliches"] = _as_cliches(cliches, max_rating=self.max_rating)
+        super().__init__(**params)
+
+    def cliche(self, name: str) -> Cliche:
+        """The cliché called ``name``; RuleError naming the choices if there is none."""
+        for cliche in self.cliches:
+            if cliche.name == name:
+                return cliche
+        choices = ", ".join(c.name for c in self.cliches) or "none yet"
+        raise RuleError(f"{self.name} has no cliché called {name!r} (has: {choices}).")
+
+    def has_cliche(self, name: str) -> bool:
+        """Whether this character has a cliché called ``name``."""
+        return any(c.name == name for c in self.cliches)
+
+    def add_cliche(self, name: str, rating: int, current: int | None = None, **params) -> Cliche:
+        """Add a cliché (replacing the list, so watchers fire) and return it."""
+        cliche = Cliche(name, rating, current, max_rating=self.max_rating, **params)
+        if self.has_cliche(cliche.name):
+            raise RuleError(f"{self.name} already has a cliché called {cliche.name!r}.")
+        self.cliches = [*self.cliches, cliche]
+        return cliche
+
+    def remove_cliche(self, name: str) -> None:
+        """Remove the cliché called ``name``."""
+        self.cliche(name)
+        self.cliches = [c for c in self.cliches if c.name != name]
+
+    @property
+    def total_dice(self) -> int:
+        """The sum of the ratings of the character's lasting clichés."""
+        return sum(c.rating for c in self.cliches if not c.temporary)
+
+    @property
+    def label(self) -> str:
+        """``"Name: Cliché (4), Other (2)"``."""
+        return f"{self.name}: " + ", ".join(c.label for c in self.cliches)
+
+    def to_dict(self) -> dict:
+        """A JSON-ready description of this character, for saves and exports."""
+        return {"kind": self.kind, "uid": self.uid, "name": self.name,
+                "description": self.description, "owner": self.owner,
+                "cliches": [c.to_dict() for c in self.cliches]}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Character":
+        """Build a character or grunt mob from :meth:`to_dict` output, checking every field."""
+        if not isinstance(data, Mapping):
+            raise RuleError(f"A character must be described by a mapping, not {type(data).__name__}.")
+        kind = data.get("kind", "character")
+        target = {"character": Character, "grunt_mob": GruntMob}.get(kind)
+        if target is None:
+            raise RuleError(f"Unknown kind of character {kind!r}: expected 'character' or 'grunt_mob'.")
+        return target._from_fields(dict(data))
+
+    @classmethod
+    def _from_fields(cls, data: dict) -> "Character":
+        allowed = {"kind", "uid", "name", "description", "owner", "cliches"}
+        unknown = set(data) - allowed
+        if unknown:
+            raise RuleError(f"Unknown character fields: {', '.join(sorted(unknown))}.")
+        uid = data.get("uid") or new_uid()
+        if not isinstance(uid, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", uid):
+            raise RuleError(f"A character id must be 1-40 letters, digits, '-' or '_', not {uid!r}.")
+        cliches = data.get("cliches", [])
+        if not isinstance(cliches, list):
+            raise RuleError("A character's clichés must be a list.")
+        owner = data.get("owner", "") or ""
+        if not isinstance(owner, str):
+            raise RuleError("A character's owner must be text.")
+        return cls(data.get("name"), cliches=cliches, uid=uid, description=data.get("description", ""),
+                   owner=owner)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r}, {{{', '.join(f'{c.name!r}: {c.current}' for c in self.cliches)}}})"
+
+
+class GruntMob(Character):
+    """A crowd of extras rated 1 or less, played as one unit with one cliché.
+
+    Parameters
+    ----------
+    name
+        The mob, e.g. "700 Skeletal Rats".
+    rating
+        The mob's cliché rating: at least 1 and at least ``member_rating`` (up to 1000).
+    member_rating
+        What one extra would be rated on its own: 0 or 1.
+    cliche
+        The name of the mob's cliché; defaults to the mob's name.
+
+    Examples
+    --------
+    >>> rats = GruntMob("700 Skeletal Rats", rating=7)
+    >>> rats.cliches[0].label
+    '700 Skeletal Rats (7)'
+    """
+
+    kind = "grunt_mob"
+    max_rating = MAX_MOB_RATING
+
+    member_rating = param.Integer(default=1, bounds=(0, 1), doc="""
+        What one extra in the mob would be rated on its own (1 or less).""")
+
+    count = param.Integer(default=None, allow_None=True, bounds=(1, None), doc="""
+        How many extras the mob holds, if anyone counted (only for show).""")
+
+    def __init__(self, name: str = "", rating: int | None = None, *, member_rating: int = 1,
+                 cliche: str | None = None, cliches=None, count: int | None = None, **params):
+        member_rating = whole_number(member_rating, "rating of one extra in a grunt mob", low=0, high=1)
+        if cliches is None:
+            if rating is None:
+                raise RuleError("A grunt mob needs a rating, e.g. GruntMob('700 Skeletal Rats', rating=7).")
+            rating = whole_number(rating, "grunt mob's rating", low=1, high=MAX_MOB_RATING)
+            cliches = [(cliche or clean_name(name, "grunt mob name"), rating)]
+        super().__init__(name, cliches, member_rating=member_rating, count=count, **params)
+        real = [c for c in self.cliches if not c.temporary]
+        if len(real) != 1:
+            raise RuleError(f"A grunt mob has exactly one cliché; {self.name} has {len(real)}.")
+        if real[0].rating < max(1, member_rating):
+            raise RuleError(f"A grunt mob is rated at least 1 (and at least one extra's rating); "
+                            f"{self.name} is rated {real[0].rating}.")
+
+    def add_cliche(self, name, rating, current=None, **params):
+        """Grunt mobs only gain temporary clichés (tickets)."""
+        if not params.get("temporary"):
+            raise RuleError("A grunt mob has exactly one cliché; make a new mob instead.")
+        return super().add_cliche(name, rating, current, **params)
+
+    def to_dict(self) -> dict:
+        """As :meth:`Character.to_dict`, plus the mob's member rating and count."""
+        data = super().to_dict()
+        data["member_rating"] = self.member_rating
+        if self.count is not None:
+            data["count"] = self.count
+        return data
+
+    @classmethod
+    def _from_fields(cls, data: dict) -> "GruntMob":
+        member_rating = data.pop("member_rating", 1)
+        count = data.pop("count", None)
+        if count is not None:
+            count = whole_number(count, "number of extras", low=1, high=10**9)
+        mob = super()._from_fields(data)  # builds through __init__ with cliches given
+        mob.param.update(member_rating=whole_number(member_rating, "rating of one extra", low=0, high=1),
+                         count=count)
+        return mob

@@ -1,0 +1,112 @@
+"""Action checks (행동 판정): one roll of a cliché against a target number."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from .cliche import Cliche
+from .dice import DiceSource, SeededDice
+from .errors import RuleError
+from .profile import SUITABILITY_STEPS, RulesProfile
+from .validation import whole_number
+
+#: Target-number presets from the rules: easy, professional, heroic, master, superhuman.
+TN_PRESETS = {"easy": 5, "professional": 10, "heroic": 15, "master": 20, "superhuman": 30}
+#: The highest target number we accept (a 100-die cliché can reach 600; anything higher is a typo).
+MAX_TN = 1000
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """What happened in one action check.
+
+    Attributes
+    ----------
+    cliche, dice
+        The cliché's name and the number of dice rolled (0 for an automatic success).
+    base_tn, tn
+        The target number the GM set, and the one rolled against after the suitability step and
+        any other adjustment.
+    faces, total, success
+        The dice faces, their sum, and whether ``total >= tn``.
+    automatic
+        True when the GM declared the action automatic: it succeeds and no die is rolled.
+    """
+
+    cliche: str
+    dice: int
+    base_tn: int
+    tn: int
+    suitability: str = "suitable"
+    adjustment: int = 0
+    faces: tuple[int, ...] = field(default_factory=tuple)
+    total: int = 0
+    success: bool = False
+    automatic: bool = False
+
+    @property
+    def margin(self) -> int:
+        """How far above (positive) or below (negative) the target number the roll landed."""
+        return self.total - self.tn
+
+    def to_dict(self) -> dict:
+        """A JSON-ready record of the check (an event's payload)."""
+        data = asdict(self)
+        data["faces"] = list(self.faces)
+        return data
+
+
+def effective_tn(base_tn: int, suitability: str = "suitable", adjustment: int = 0,
+                 profile: RulesProfile | None = None) -> int:
+    """The target number after the suitability step and the GM's extra adjustment."""
+    if suitability not in SUITABILITY_STEPS:
+        raise RuleError(f"Suitability is one of {', '.join(SUITABILITY_STEPS)}; not {suitability!r}.")
+    base_tn = whole_number(base_tn, "target number", low=1, high=MAX_TN)
+    adjustment = whole_number(adjustment, "target number adjustment", low=-MAX_TN, high=MAX_TN)
+    profile = profile or RulesProfile()
+    return max(1, base_tn + profile.step_for(suitability) + adjustment)
+
+
+def action_check(cliche: Cliche | int, tn: int, *, suitability: str = "suitable", adjustment: int = 0,
+                 automatic: bool = False, ticket: bool = False, dice: DiceSource | None = None,
+                 profile: RulesProfile | None = None) -> CheckResult:
+    """Roll an action check: the cliché's dice against the target number.
+
+    Parameters
+    ----------
+    cliche
+        The cliché used (its ``current`` dice are rolled), or a plain number of dice.
+    tn
+        The base target number the GM set (presets in :data:`TN_PRESETS`).
+    suitability
+        "suitable" (+0), "unsuitable" (+5) or "very unsuitable" (+10); the steps come from ``profile``.
+    adjustment
+        Any other whole-number change to the target number the GM wants.
+    automatic
+        The GM rules the action cannot fail: success, and no die is rolled.
+    ticket
+        Tickets never apply to action checks; asking for one is refused.
+    dice
+        Where the dice come from (:class:`SeededDice` for play, :class:`ScriptedDice` for tests).
+
+    Examples
+    --------
+    >>> from raisus_panel.rules import ScriptedDice
+    >>> action_check(Cliche("Viking", 4), 10, dice=ScriptedDice([[1, 2, 3, 4]])).success
+    True
+    """
+    if ticket:
+        raise RuleError("Tickets are only for contests, never for action checks: pick a cliché "
+                        "(an unsuitable one raises the target number) or let the GM forbid the check.")
+    target = effective_tn(tn, suitability, adjustment, profile)
+    if isinstance(cliche, Cliche):
+        name, pool = cliche.name, cliche.pool
+    else:
+        name, pool = "", whole_number(cliche, "number of dice", low=0, high=10_000)
+    if automatic:
+        return CheckResult(name, 0, tn, target, suitability, adjustment, (), 0, True, True)
+    if pool < 1:
+        raise RuleError(f"{name or 'That cliché'} has no dice left: choose another cliché or recover first.")
+    faces = tuple((dice or SeededDice()).roll(pool))
+    total = sum(faces)
+    return CheckResult(name, pool, tn, target, suitability, adjustment, faces, total, total >= target)

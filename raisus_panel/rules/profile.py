@@ -1,0 +1,80 @@
+"""The options a group can choose: our seed rulings by default, the originals' rules as options."""
+
+from __future__ import annotations
+
+import param
+
+SUITABILITY_STEPS = ("suitable", "unsuitable", "very unsuitable")
+
+
+class RulesProfile(param.Parameterized):
+    """Which reading of the rules a table plays by (RULES.md section 9).
+
+    The defaults follow the Korean seed text and our rulings; each alternative follows the English
+    originals or a common house rule, so a group can play "by the book" of its choice.
+
+    Examples
+    --------
+    >>> RulesProfile(inappropriate_damage="vs_appropriate").inappropriate_damage
+    'vs_appropriate'
+    """
+
+    unsuitable_step = param.Integer(default=5, doc="""
+        How much an unsuitable cliché raises an action check's target number.""")
+
+    very_unsuitable_step = param.Integer(default=10, doc="""
+        How much a very unsuitable cliché raises an action check's target number.""")
+
+    inappropriate_damage = param.Selector(default="always", objects=["always", "vs_appropriate"], doc="""
+        When a round won with an approved inappropriate cliché deals 3 instead of 1: "always"
+        (seed reading, whatever the loser used) or "vs_appropriate" (only against an appropriate
+        cliché, as in the English originals).""")
+
+    single_roll_damage = param.Boolean(default=False, doc="""
+        Whether the loser of a single-roll contest loses points as in a contest round.""")
+
+    team_dice = param.Selector(default="member_dice", objects=["member_dice", "member_sixes"], doc="""
+        How a character team rolls: "member_dice" (the leader rolls, +1 die per other active
+        appropriate member) or "member_sixes" (every member rolls its own dice and only their sixes
+        add to the leader's total, as in the originals).""")
+
+    team_loss = param.Selector(default="leader", objects=["leader", "leader_assigns", "roll_off"], doc="""
+        Who takes a lost round's damage when nobody volunteers: "leader" (seed), "leader_assigns"
+        (the leader may hand the hit to another active member) or "roll_off" (each active member rolls
+        one die and the lowest takes it).""")
+
+    volunteer_factor = param.Integer(default=2, bounds=(1, None), constant=True, doc="""
+        A volunteer loses this many times the round's damage. Fixed at 2 by the rules.""")
+
+    disband_penalty = param.Integer(default=1, bounds=(0, 1), doc="""
+        What every member's team cliché loses when a team disbands, also on a lost leader
+        (1 by the rules, 0 as a house rule).""")
+
+    tickets = param.Selector(default="temporary", objects=["temporary", "brevet"], doc="""
+        What tickets give: "temporary" (everyone gets a temporary cliché rated 2) or "brevet"
+        (a participant with a fitting cliché gets +2 temporary dice on it instead).""")
+
+    ticket_rating = param.Integer(default=2, bounds=(1, None), constant=True, doc="""
+        The rating of a ticket's temporary cliché, and the extra dice of a brevet. 2 by the rules.""")
+
+    def step_for(self, suitability: str) -> int:
+        """The target-number increase for ``suitability`` ("suitable", "unsuitable", ...)."""
+        return {"suitable": 0, "unsuitable": self.unsuitable_step,
+                "very unsuitable": self.very_unsuitable_step}[suitability]
+
+    def to_dict(self) -> dict:
+        """The options as a JSON-ready mapping."""
+        return {k: v for k, v in self.param.values().items() if k != "name"}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "RulesProfile":
+        """A profile from :meth:`to_dict` output (unknown keys are refused)."""
+        from .errors import RuleError
+
+        known = set(cls.param) - {"name"}
+        if not isinstance(data, dict) or set(data) - known:
+            raise RuleError(f"Unknown rules options: {sorted(set(data) - known) if isinstance(data, dict) else data!r}.")
+        try:
+            return cls(**data)
+        except ValueError as exc:
+            raise RuleError(f"Invalid rules options: {exc}") from None

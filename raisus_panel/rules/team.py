@@ -1,0 +1,166 @@
+"""Character teams (캐릭터 팀): several characters rolling as one unit behind a leader."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import param
+
+from .character import Character, GruntMob, new_uid
+from .cliche import Cliche
+from .errors import RuleError
+from .validation import clean_name
+
+
+def _member_spec(item) -> tuple[Character, str, bool]:
+    """``knight``, ``(knight, "Knight")`` or ``(knight, "Knight", False)`` -> (character, cliché, appropriate)."""
+    if isinstance(item, Character):
+        usable = [c for c in item.cliches if c.pool > 0]
+        if len(usable) != 1:
+            raise RuleError(f"{item.name} has {len(usable)} usable clichés: say which one the team uses, "
+                            f"e.g. ({item.name!r}-character, 'Cliché').")
+        return item, usable[0].name, True
+    if isinstance(item, (tuple, list)) and len(item) in (2, 3) and isinstance(item[0], Character):
+        appropriate = bool(item[2]) if len(item) == 3 else True
+        return item[0], item[0].cliche(item[1]).name, appropriate
+    raise RuleError(f"A team member is a Character or (character, 'cliché'[, appropriate]); not {item!r}.")
+
+
+class CharacterTeam(param.Parameterized):
+    """Two or more characters who roll as one unit in a contest.
+
+    The **leader** is the member with the highest current score in the cliché it brings; on a tie the
+    players name the leader. Only the leader rolls: its current score, doubled while a revenge bonus
+    is armed, plus one die for each other active member using an appropriate cliché. A member at 0
+    stays on the roster ("down") but adds nothing.
+
+    Parameters
+    ----------
+    members
+        Characters, or ``(character, "cliché")`` / ``(character, "cliché", appropriate)`` tuples.
+    leader
+        Who leads; required only when several members tie for the highest score.
+
+    Examples
+    --------
+    >>> knight = Character("Knight", {"Knight": 4}); viking = Character("Viking", {"Viking": 2})
+    >>> CharacterTeam([knight, viking]).pool
+    5
+    """
+
+    uid = param.String(default="", doc="""A stable id for events and saves.""")
+
+    name = param.String(default="", constant=False, doc="""The team's name as shown at the table.""")
+
+    members = param.List(default=[], item_type=Character, doc="""
+        The characters on the roster, leader included, in the order they joined.""")
+
+    member_cliches = param.Dict(default={}, doc="""
+        For each member's uid, the name of the cliché it brings to this team.""")
+
+    appropriate = param.Dict(default={}, doc="""
+        For each member's uid, whether its cliché is appropriate to the contest.""")
+
+    leader = param.ClassSelector(class_=Character, default=None, allow_None=True, doc="""
+        The member who rolls for the team and, by default, takes a lost round's damage.""")
+
+    revenge = param.Boolean(default=False, doc="""
+        True while a revenge bonus is armed: the leader's score counts double in the next decided
+        round, then the bonus is used up.""")
+
+    dropped = param.List(default=[], item_type=str, doc="""
+        Uids of members who dropped out; their team cliché is 0 and they add nothing.""")
+
+    approved = param.Boolean(default=False, doc="""
+        The GM's approval, needed only when every member uses an inappropriate cliché.""")
+
+    def __init__(self, members: Iterable = (), leader: Character | None = None, *, name: str | None = None,
+                 **params):
+        specs = [_member_spec(m) for m in members]
+        chars = [c for c, _, _ in specs]
+        if len(specs) < 2:
+            raise RuleError("A character team needs at least two characters; a lone character "
+                            "simply fights as an individual.")
+        if len({c.uid for c in chars}) != len(chars):
+            raise RuleError("A character can join a team only once.")
+        for char, cliche_name, _ in specs:
+            if isinstance(char, GruntMob):
+                raise RuleError(f"{char.name} is a grunt mob: mobs fight as their own unit and cannot join a team.")
+            if char.cliche(cliche_name).pool < 1:
+                raise RuleError(f"{char.name}'s {cliche_name} is at 0: only characters with dice left can form a team.")
+        cliches = {c.uid: n for c, n, _ in specs}
+        scores = {c.uid: c.cliche(cliches[c.uid]).current for c in chars}
+        best = max(scores.values())
+        tied = [c for c in chars if scores[c.uid] == best]
+        if leader is None:
+            if len(tied) > 1:
+                raise RuleError("Leader tie: " + ", ".join(c.name for c in tied) +
+                                f" all have {best}; the players must name the leader.")
+            leader = tied[0]
+        elif leader not in chars:
+            raise RuleError(f"{getattr(leader, 'name', leader)} is not on this team: name a member as leader.")
+        elif scores[leader.uid] != best:
+            raise RuleError(f"{leader.name} cannot lead: the leader has the highest score in its team "
+                            f"cliché ({best}: {', '.join(c.name for c in tied)}).")
+        params.setdefault("uid", new_uid())
+        name = clean_name(name, "team name") if name else "+".join(c.name for c in chars)
+        super().__init__(name=name, members=chars, member_cliches=cliches,
+                         appropriate={c.uid: a for c, _, a in specs}, leader=leader, **params)
+
+    # -- who is who ---------------------------------------------------------------------------
+    def cliche_of(self, member: Character) -> Cliche:
+        """The cliché ``member`` brings to this team."""
+        return member.cliche(self.member_cliches[member.uid])
+
+    def is_active(self, member: Character) -> bool:
+        """Whether ``member`` still counts: not dropped out and its team cliché above 0."""
+        return member.uid not in self.dropped and self.cliche_of(member).pool > 0
+
+    @property
+    def active_members(self) -> list[Character]:
+        """Members who are neither down nor dropped out."""
+        return [m for m in self.members if self.is_active(m)]
+
+    @property
+    def down_members(self) -> list[Character]:
+        """Members reduced to 0 who stay on the roster."""
+        return [m for m in self.members if m.uid not in self.dropped and not self.is_active(m)]
+
+    @property
+    def helpers(self) -> list[Character]:
+        """Active non-leader members with an appropriate cliché: each adds one die (or rolls for sixes)."""
+        return [m for m in self.active_members if m is not self.leader and self.appropriate[m.uid]]
+
+    @property
+    def inappropriate(self) -> bool:
+        """A team counts as inappropriate only if every member uses an inappropriate cliché."""
+        return not any(self.appropriate.values())
+
+    # -- dice -----------------------------------------------------------------------------------
+    @property
+    def leader_dice(self) -> int:
+        """The leader's dice: its current score (plus extra dice), doubled by an armed revenge bonus."""
+        dice = self.cliche_of(self.leader).pool
+        return dice * 2 if self.revenge else dice
+
+    @property
+    def pool(self) -> int:
+        """Dice the leader rolls under the default team rule: leader's dice + one per helper."""
+        return self.leader_dice + len(self.helpers)
+
+    def pool_text(self) -> str:
+        """``"Knight 4 + Viking + Squire = 6"`` (the unit is left to the caller, for translation)."""
+        lead = f"{self.leader.name} {self.cliche_of(self.leader).pool}"
+        if self.revenge:
+            lead = f"2×({lead})"
+        return " + ".join([lead, *(m.name for m in self.helpers)]) + f" = {self.pool}"
+
+    def to_dict(self) -> dict:
+        """The team as a JSON-ready mapping (members by uid)."""
+        return {"uid": self.uid, "name": self.name, "leader": self.leader.uid,
+                "members": [{"character": m.uid, "cliche": self.member_cliches[m.uid],
+                             "appropriate": self.appropriate[m.uid]} for m in self.members],
+                "revenge": self.revenge, "dropped": list(self.dropped), "approved": self.approved}
+
+    def __repr__(self) -> str:
+        return f"CharacterTeam({self.name!r}, leader={self.leader.name!r}, pool={self.pool})"
