@@ -28,6 +28,36 @@ MAX_TIE_REROLLS = 400
 Unit = Character | CharacterTeam
 
 
+class _NeedsFullRun(Exception):
+    """Internal: a dry check cannot finish without applying an event first."""
+
+
+class _DryDice(DiceSource):
+    """Dice for checking a command without using the real dice source (faces are irrelevant)."""
+
+    def __init__(self):
+        self._rng = __import__("random").Random(0)
+
+    def _faces(self, n: int) -> list[int]:
+        return [self._rng.randint(1, 6) for _ in range(n)]
+
+
+_DRY_DICE = _DryDice()
+
+
+def _translate(value, characters: dict, teams: dict):
+    """Swap characters and teams inside ``value`` for the replica's objects with the same uid."""
+    if isinstance(value, CharacterTeam):
+        return teams.get(value.uid, value.uid)
+    if isinstance(value, Character):
+        return characters.get(value.uid, value.uid)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_translate(v, characters, teams) for v in value)
+    if isinstance(value, dict):
+        return {_translate(k, characters, teams): _translate(v, characters, teams) for k, v in value.items()}
+    return value
+
+
 class Contest(param.Parameterized):
     """A contest between two sides, played round by round.
 
@@ -121,6 +151,7 @@ class Contest(param.Parameterized):
                  _characters: dict | None = None):
         super().__init__(uid=uid or new_uid(), profile=profile or RulesProfile(),
                          dice=dice or SeededDice(), event_sink=event_sink, single_roll=single_roll)
+        self._dry_run = False
         self._objects: dict[str, Character] = dict(_characters or {})
         self._teams: dict[str, CharacterTeam] = {}
         if _events is not None:
@@ -283,7 +314,68 @@ class Contest(param.Parameterized):
     def _command(self, plan: Callable[[], list[dict]]) -> list[dict]:
         if self._status == "ended" and plan.__name__ not in {"_plan_fate", "_plan_veto", "_plan_recover"}:
             raise RuleError("This contest has ended: start a new contest to roll again.")
+        if self._dry_run:
+            self._check_only(plan)
+            return []
         return self._commit_new(plan)
+
+    # ------------------------------------------------------------------ asking without acting --
+    def why_not(self, command: str, *args, **kwargs) -> str | None:
+        """Why ``command`` would be refused right now (the RuleError's message), or None if allowed.
+
+        Nothing changes and no die of the real dice source is used: the rules run up to the point
+        where the command would take effect. This is how views enable only the actions the rules
+        allow, without a second copy of the rules.
+
+        Examples
+        --------
+        >>> viking = Character("Viking", {"Viking": 4}); pirate = Character("Pirate", {"Pirate": 3})
+        >>> Contest("Brawl", viking, pirate).why_not("volunteer", viking)
+        'Viking is not in a character team; only team members volunteer.'
+        """
+        if command not in self.COMMANDS:
+            raise ValueError(f"{command!r} is not a contest command; commands are {', '.join(self.COMMANDS)}.")
+        if command == "undo":
+            return None if len(self._events) > 1 else "Nothing to undo: the contest has just started."
+        self._dry_run = True
+        try:
+            getattr(self, command)(*args, **kwargs)
+        except _NeedsFullRun:
+            return self._why_not_on_a_copy(command, args, kwargs)
+        except RuleError as exc:
+            return str(exc)
+        finally:
+            self._dry_run = False
+        return None
+
+    def can(self, command: str, *args, **kwargs) -> bool:
+        """Whether the rules allow ``command`` with these arguments right now (see :meth:`why_not`)."""
+        return self.why_not(command, *args, **kwargs) is None
+
+    def _check_only(self, plan) -> None:
+        """Run ``plan``'s checks up to its first event, then stop: nothing is applied."""
+        steps = plan()
+        try:
+            first = next(steps, None)
+        finally:
+            steps.close()
+        window = self._window
+        if first and window and window["leader_down"] and first["type"] == "team_disbanded" \
+                and first["team"] == window["team"] and first["reason"] == "lost_leader":
+            raise _NeedsFullRun  # the rest of the checks need the lost leader's disband applied
+
+    def _why_not_on_a_copy(self, command: str, args, kwargs) -> str | None:
+        """Play the command for real on a throw-away replica with its own characters."""
+        copy_ = Contest.from_events(self._events, dice=_DryDice())
+        translate = lambda value: _translate(value, copy_._objects, copy_._teams)
+        try:
+            getattr(copy_, command)(*translate(list(args)), **translate(dict(kwargs)))
+        except RuleError as exc:
+            return str(exc)
+        return None
+
+    def _dice(self) -> DiceSource:
+        return _DRY_DICE if self._dry_run else self.dice
 
     def _rebuild(self) -> None:
         self._reset_and_apply(self._events)
@@ -293,6 +385,11 @@ class Contest(param.Parameterized):
         self._reset()
         for event in events:
             (self._on_start if event["type"] == "contest_started" else self._apply)(event)
+
+    #: The commands, by name: what :meth:`can` and :meth:`why_not` (and a room) accept.
+    COMMANDS = ("choose", "approve", "give_tickets", "roll_round", "exchange", "end_round", "volunteer",
+                "assign_loss", "form_team", "disband", "drop_out", "end", "decide_fate", "veto_fate",
+                "recover", "undo")
 
     def undo(self) -> list[dict]:
         """Take back the last command (all the events it made). Returns the events removed."""
@@ -568,11 +665,11 @@ class Contest(param.Parameterized):
                 "helpers": []}
 
     def _roll_unit(self, spec: dict) -> dict:
-        faces = self.dice.roll(spec["pool"])
+        faces = self._dice().roll(spec["pool"])
         roll = {"pool": spec["pool"], "faces": faces, "total": sum(faces)}
         if spec["helpers"] and self.profile.team_dice == "member_sixes":
             obj = self._unit(spec["unit"])
-            helper_faces = [self.dice.roll(obj.cliche_of(self._objects[h]).pool) for h in spec["helpers"]]
+            helper_faces = [self._dice().roll(obj.cliche_of(self._objects[h]).pool) for h in spec["helpers"]]
             roll["helper_faces"] = helper_faces
             roll["total"] += 6 * sum(f.count(6) for f in helper_faces)
         return roll
@@ -611,7 +708,7 @@ class Contest(param.Parameterized):
         """Each active member rolls a die; the lowest takes the hit (ties among the lowest roll again)."""
         contenders, rounds = [m.uid for m in team.active_members], []
         while len(contenders) > 1:
-            faces = {uid: self.dice.roll(1)[0] for uid in contenders}
+            faces = {uid: self._dice().roll(1)[0] for uid in contenders}
             rounds.append(faces)
             low = min(faces.values())
             contenders = [uid for uid in contenders if faces[uid] == low]

@@ -61,43 +61,51 @@ def pick(seq, i):
     return seq[i % len(seq)] if seq else None
 
 
-def run(contest, name, i, j, flag):
+def plan(contest, name, i, j, flag):
+    """The command ``name`` with arguments picked from the contest: (method, args, kwargs)."""
     chars = contest.characters()
     units = [u for side in contest.sides for u in side]
     teams = [u for u in units if isinstance(u, CharacterTeam)]
-    if name == "roll_round":
-        return contest.roll_round()
     if name == "exchange":
-        return contest.exchange(pick(contest.sides[0], i), pick(contest.sides[1], j))
-    if name == "end_round":
-        return contest.end_round()
-    if name == "volunteer":
-        return contest.volunteer(pick(chars, i))
-    if name == "assign_loss":
-        return contest.assign_loss(pick(chars, i))
+        return name, (pick(contest.sides[0], i), pick(contest.sides[1], j)), {}
+    if name in ("volunteer", "assign_loss", "drop_out"):
+        return name, (pick(chars, i),), {}
     if name == "disband":
-        return contest.disband(pick(teams, i) or pick(units, i))
-    if name == "drop_out":
-        return contest.drop_out(pick(chars, i))
+        return name, (pick(teams, i) or pick(units, i),), {}
     if name == "form_team":
         side = contest.sides[i % 2]
         members = [u for u in side if isinstance(u, Character) and not isinstance(u, GruntMob)]
         picked = members[: 2 + j % 2]
-        return contest.form_team([(m, contest.chosen(m).name if contest.chosen(m) else m.cliches[0].name)
-                                  for m in picked], leader=picked[0] if flag and picked else None)
+        return name, ([(m, contest.chosen(m).name if contest.chosen(m) else m.cliches[0].name)
+                       for m in picked],), {"leader": picked[0] if flag and picked else None}
     if name == "choose":
-        ch = pick(units, i)
-        return contest.choose(ch, pick(getattr(ch, "cliches", []), j).name if getattr(ch, "cliches", None) else "x",
-                              appropriate=not flag, approved=flag and j % 2 == 0)
+        unit = pick(units, i)
+        cliches = getattr(unit, "cliches", None)
+        return name, (unit, pick(cliches, j).name if cliches else "x"), {
+            "appropriate": not flag, "approved": flag and j % 2 == 0}
     if name == "approve":
-        return contest.approve(pick(units, i))
+        return name, (pick(units, i),), {}
     if name == "tickets":
-        return contest.give_tickets()
-    if name == "end" and i == 0:  # rare: an early end stops the rest of the script
-        return contest.end("Called off.", winner=pick([None, 0, 1], i))
-    if name == "undo":
-        return contest.undo()
-    raise RuleError("not this time")
+        return "give_tickets", (), {}
+    if name == "end":
+        # rare: an early end stops the rest of the script
+        return (name, ("Called off.",), {"winner": pick([None, 0, 1], j)}) if i == 0 else None
+    return name, (), {}
+
+
+def run(contest, name, i, j, flag):
+    """Give the command; also check that ``can`` predicted whether it would be refused."""
+    step = plan(contest, name, i, j, flag)
+    if step is None:
+        raise RuleError("not this time")
+    method, args, kwargs = step
+    predicted = contest.why_not(method, *args, **kwargs)
+    try:
+        getattr(contest, method)(*args, **kwargs)
+    except RuleError as exc:
+        assert predicted == str(exc), f"can({method}) said {predicted!r} but the command said {exc}"
+        raise
+    assert predicted is None, f"can({method}) refused ({predicted}) what the command allowed"
 
 
 def state(contest):

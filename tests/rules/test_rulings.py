@@ -269,3 +269,26 @@ def test_a_cliche_at_zero_before_the_contest_does_not_defeat():
     contest = Contest("Fight", a, char("B", B=2), dice=ScriptedDice())
     assert not contest.is_defeated(a) and contest.is_active(a)
     assert contest.chosen(a).name == "Viking"
+
+
+def test_why_not_answers_like_the_command_without_changing_anything():
+    knight, viking, monk = char("Knight", Knight=3), char("Viking", Viking=3), char("Monk", Monk=2)
+    team = CharacterTeam([knight, viking, monk], leader=knight)
+    contest = Contest("Bridge", team, char("Troll", Troll=6), dice=ScriptedDice())
+    knight.cliche("Knight").current = 1
+    contest.dice = ScriptedDice([[1, 1, 1], [6] * 6])
+    contest.roll_round()
+    seen = []
+    for ch in (knight, viking, monk):
+        for cl in ch.cliches:
+            cl.param.watch(seen.append, "current")
+    dice = ScriptedDice([[6]])
+    contest.dice = dice
+    assert "exchanges" in contest.why_not("roll_round")  # needs the lost leader applied: on a replica
+    assert contest.can("volunteer", viking) and contest.can("volunteer", "Monk")
+    assert "won its last round" not in (contest.why_not("volunteer", knight) or "")
+    assert contest.can("form_team", [viking, monk])
+    assert contest.why_not("end_round") == "No exchange has been played in this round yet."
+    assert seen == [] and dice.remaining == 1 and c(knight) == 0
+    with pytest.raises(ValueError):
+        contest.why_not("explode")
