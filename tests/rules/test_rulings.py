@@ -274,10 +274,10 @@ def test_a_cliche_at_zero_before_the_contest_does_not_defeat():
 def test_why_not_answers_like_the_command_without_changing_anything():
     knight, viking, monk = char("Knight", Knight=3), char("Viking", Viking=3), char("Monk", Monk=2)
     team = CharacterTeam([knight, viking, monk], leader=knight)
-    contest = Contest("Bridge", team, char("Troll", Troll=6), dice=ScriptedDice())
-    knight.cliche("Knight").current = 1
-    contest.dice = ScriptedDice([[1, 1, 1], [6] * 6])
-    contest.roll_round()
+    contest = Contest("Bridge", team, char("Troll", Troll=6),
+                      dice=ScriptedDice([[1] * 5, [6] * 6, [1] * 4, [6] * 6, [1] * 3, [6] * 6]))
+    for _ in range(3):
+        contest.roll_round()  # the leader takes each loss: 3, 2, 1, 0
     seen = []
     for ch in (knight, viking, monk):
         for cl in ch.cliches:
