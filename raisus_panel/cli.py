@@ -1,0 +1,77 @@
+"""The ``raisus`` command: serve the dashboard, or replay a saved contest.
+
+Thin wrappers: ``raisus serve`` runs ``panel serve`` on the packaged dashboard app with the
+embedded SQLite store; ``raisus replay FILE`` loads a contest save and prints what happened.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+DEFAULT_DB = "raisus.sqlite"
+
+
+def _serve(args: argparse.Namespace, extra: list[str]) -> int:
+    app = Path(__file__).with_name("dashboard") / "main.py"
+    origins = args.allow_websocket_origin or [f"{args.address}:{args.port}", f"localhost:{args.port}"]
+    cmd = [sys.executable, "-m", "panel", "serve", str(app), "--port", str(args.port),
+           "--address", args.address, "--num-procs", "1"]
+    for origin in dict.fromkeys(origins):
+        cmd += ["--allow-websocket-origin", origin]
+    env = {**os.environ, "RAISUS_DB": str(Path(args.db).resolve())}
+    if args.lang:
+        env["RAISUS_LANG"] = args.lang
+    print(f"raisus_panel: serving on http://{args.address}:{args.port}  (store: {env['RAISUS_DB']})",
+          flush=True)
+    os.execvpe(sys.executable, cmd + extra, env)
+    return 0  # pragma: no cover - exec does not return
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from raisus_panel.rules import Contest, RuleError
+
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+        contest = Contest.from_json(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"Cannot read {args.file}: {exc}", file=sys.stderr)
+        return 2
+    except RuleError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    print(f"{contest.name}: {contest.side_label(0)} vs {contest.side_label(1)}")
+    for point in contest.history:
+        scores = ", ".join(f"{contest.series[k]} {v}" for k, v in point["scores"].items())
+        print(f"  round {point['round']:>3}  {point['kind']:<15} {scores}")
+    winner = "-" if contest.winner is None else contest.side_label(contest.winner)
+    print(f"status: {contest.status}; rounds: {contest.round}; winner: {winner}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``raisus`` command."""
+    parser = argparse.ArgumentParser(prog="raisus", description="Play Risus with Panel.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="serve the dashboard (extra arguments go to `panel serve`)")
+    serve.add_argument("--db", default=os.environ.get("RAISUS_DB", DEFAULT_DB),
+                       help="the SQLite file that keeps every room (default: %(default)s)")
+    serve.add_argument("--address", default="localhost", help="address to listen on (0.0.0.0: all)")
+    serve.add_argument("--port", type=int, default=5006)
+    serve.add_argument("--allow-websocket-origin", action="append",
+                       help="host[:port] browsers may connect from; repeat for several")
+    serve.add_argument("--lang", choices=["ko", "en"], help="default UI language")
+    replay = sub.add_parser("replay", help="print what happened in a saved contest")
+    replay.add_argument("file")
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "serve":
+        return _serve(args, extra)
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    return _replay(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

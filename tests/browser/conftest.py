@@ -1,0 +1,124 @@
+"""Browser fixtures: a real `panel serve` process and Debian's Chromium driven by Playwright.
+
+Playwright's own browser download does not work on these machines, so we launch the system
+Chromium (``RAISUS_CHROMIUM``, default ``/usr/bin/chromium``). Without it the browser tests skip,
+unless ``RAISUS_REQUIRE_BROWSER=1`` (CI), where a missing browser is a failure.
+Screenshots go to ``test-artifacts/`` (not committed).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = os.environ.get("RAISUS_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage"]
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A `panel serve` subprocess on a free loopback port; can be killed and started again."""
+
+    def __init__(self, args: list[str], env: dict | None = None):
+        self.port = free_port()
+        self.args = args
+        self.env = {**os.environ, **(env or {})}
+        self.proc: subprocess.Popen | None = None
+        self.log = ARTIFACTS / f"server-{self.port}.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://localhost:{self.port}"
+
+    def start(self, timeout: float = 60) -> "Server":
+        ARTIFACTS.mkdir(exist_ok=True)
+        cmd = [sys.executable, "-m", "panel", "serve", *self.args, "--port", str(self.port),
+               "--address", "127.0.0.1", "--allow-websocket-origin", f"localhost:{self.port}",
+               "--allow-websocket-origin", f"127.0.0.1:{self.port}"]
+        self._logfile = open(self.log, "ab")
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=self._logfile,
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"panel serve exited early; see {self.log}")
+            try:
+                urllib.request.urlopen(self.url + "/liveness", timeout=2)
+                return self
+            except Exception:
+                time.sleep(0.3)
+        raise RuntimeError(f"panel serve did not come up in {timeout}s; see {self.log}")
+
+    def kill(self) -> None:
+        """SIGKILL the whole server process group: no clean shutdown, as in a crash."""
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+        if getattr(self, "_logfile", None):
+            self._logfile.close()
+
+    stop = kill
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("RAISUS_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"Chromium is required (RAISUS_REQUIRE_BROWSER=1) but {CHROMIUM} does not exist")
+        pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser):
+    """Open pages in fresh browser contexts (separate people); all closed after the test."""
+    contexts = []
+
+    def _new(url: str | None = None, **kw):
+        context = browser.new_context(viewport={"width": 1400, "height": 1000}, **kw)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        if url:
+            page.goto(url)
+        return page
+
+    yield _new
+    for context in contexts:
+        context.close()
+
+
+def shot(page, name: str) -> Path:
+    """Save a screenshot as a test artifact."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
