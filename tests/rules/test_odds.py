@@ -30,16 +30,22 @@ from raisus_panel.rules.odds import (
 )
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-REFERENCE = REPO_ROOT.parent / "shared" / "data" / "dice_odds_reference.json"
+# A copy of the workspace's ../shared/data/dice_odds_reference.json, so a plain clone can run the tests;
+# test_reference_copy_is_current checks it against the workspace's file where that exists.
+REFERENCE = REPO_ROOT / "tests" / "data" / "dice_odds_reference.json"
+SHARED_REFERENCE = REPO_ROOT.parent / "shared" / "data" / "dice_odds_reference.json"
+
+
+def test_reference_copy_is_current():
+    if not SHARED_REFERENCE.is_file():
+        pytest.skip("no workspace copy of the reference odds beside this clone")
+    assert REFERENCE.read_bytes() == SHARED_REFERENCE.read_bytes()
 
 
 @pytest.fixture(scope="module")
 def reference() -> dict:
     if not REFERENCE.is_file():
-        pytest.fail(
-            f"Reference odds not found at {REFERENCE} (expected ../shared/data/dice_odds_reference.json "
-            "beside the repository); the exact-odds tests cannot run without it."
-        )
+        pytest.fail(f"Reference odds not found at {REFERENCE}; the exact-odds tests cannot run without it.")
     return json.loads(REFERENCE.read_text(encoding="utf-8"))
 
 
