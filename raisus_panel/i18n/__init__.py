@@ -1,0 +1,97 @@
+"""Message catalogs: every string the UI shows, in Korean (``ko``) and English (``en``).
+
+The catalogs are JSON files beside this module, one flat mapping of dotted keys to texts with
+``str.format`` fields. :func:`t` looks a key up; the language is the ``lang`` argument, or else the
+process-wide :data:`settings` ``.lang``, whose default comes from the ``RAISUS_LANG`` environment
+variable ("ko" when unset). Components watch :data:`settings` and also have a ``lang`` parameter of
+their own, so one browser tab can switch language without changing the others.
+
+Examples
+--------
+>>> from raisus_panel.i18n import t
+>>> t("contest.round", lang="en", n=3)
+'Round 3'
+>>> t("contest.round", lang="ko", n=3)
+'3 라운드'
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from functools import cache
+from importlib import resources
+
+import param
+
+__all__ = ["LANGUAGES", "DEFAULT_LANG", "I18nSettings", "catalog", "keys", "settings", "t"]
+
+#: The languages with a catalog, in the order a language picker shows them.
+LANGUAGES = ("ko", "en")
+
+#: The language used when neither ``RAISUS_LANG`` nor a caller says otherwise.
+DEFAULT_LANG = "ko"
+
+
+@cache
+def catalog(lang: str) -> dict[str, str]:
+    """The catalog of ``lang`` as a mapping of key to text (cached; do not change it)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"No catalog for language {lang!r}; choose one of {', '.join(LANGUAGES)}.")
+    text = resources.files(__package__).joinpath(f"{lang}.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def keys(lang: str = DEFAULT_LANG) -> set[str]:
+    """Every key in the catalog of ``lang``."""
+    return set(catalog(lang))
+
+
+def _env_lang() -> str:
+    lang = os.environ.get("RAISUS_LANG", "").strip().lower() or DEFAULT_LANG
+    if lang not in LANGUAGES:
+        warnings.warn(f"RAISUS_LANG={lang!r} has no catalog; using {DEFAULT_LANG!r}.", stacklevel=2)
+        return DEFAULT_LANG
+    return lang
+
+
+class I18nSettings(param.Parameterized):
+    """The process-wide language setting that components follow unless given their own ``lang``."""
+
+    lang = param.Selector(default=_env_lang(), objects=list(LANGUAGES), doc="""
+        The language of every component that has no ``lang`` of its own. Defaults to the
+        ``RAISUS_LANG`` environment variable, or "ko".""")
+
+
+#: The shared settings object; change ``settings.lang`` to switch every component at run time.
+settings = I18nSettings(name="i18n_settings")
+
+
+def t(key: str, lang: str | None = None, **fmt) -> str:
+    """The text for ``key`` in ``lang`` (default :data:`settings` ``.lang``), formatted with ``fmt``.
+
+    A key missing from the chosen catalog falls back to the other catalogs and finally to the key
+    itself, so a missing translation shows up as text instead of breaking a page (a test checks
+    that both catalogs have the same keys).
+
+    Parameters
+    ----------
+    key
+        A dotted catalog key, e.g. ``"contest.roll"``.
+    lang
+        "ko" or "en"; ``None`` follows :data:`settings`.
+    **fmt
+        Values for the text's ``{fields}``. They are inserted as given: escape them (or the result)
+        before putting the text into HTML.
+    """
+    lang = lang or settings.lang
+    text = catalog(lang).get(key)
+    if text is None:
+        text = next((catalog(o)[key] for o in LANGUAGES if key in catalog(o)), key)
+    if fmt:
+        try:
+            return text.format(**fmt)
+        except (KeyError, IndexError, ValueError):
+            return text
+    return text

@@ -1,0 +1,250 @@
+"""What every component shares: language, the actions adapter, refusals, and served-session hygiene.
+
+Not a component itself. Components subclass :class:`ComponentBase` and implement ``_build`` (make
+widgets once), ``_relabel`` (put the current language's texts on them) and ``_refresh`` (show the
+models' state); they register every watcher on shared state through :meth:`ComponentBase._watch`, so
+:meth:`ComponentBase.dispose` (called when a served session ends) removes them all.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from functools import partial
+
+import panel as pn
+import param
+
+from raisus_panel import i18n
+from raisus_panel.i18n import LANGUAGES
+
+from .actions import Actions, ContestActions, refusals
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+
+
+def esc(text) -> str:
+    """HTML-escape any value for an HTML pane."""
+    return html.escape(str(text), quote=True)
+
+
+def md_esc(text) -> str:
+    """Escape text for a Markdown pane: HTML first, then Markdown's own punctuation."""
+    return _MD_SPECIAL.sub(r"\\\1", esc(text))
+
+
+def percent(p) -> str:
+    """``0.5734`` -> ``"57.3%"`` (``"<0.1%"``/``">99.9%"`` near the ends, so a chance never looks certain)."""
+    p = float(p)
+    if p <= 0:
+        return "0%"
+    if p >= 1:
+        return "100%"
+    if p < 0.001:
+        return "<0.1%"
+    if p > 0.999:
+        return ">99.9%"
+    return f"{100 * p:.1f}%"
+
+
+def set_options(select, options, prefer=None) -> None:
+    """Give a Select new options in one update, keeping its value if still offered (else ``prefer``,
+    else the first option, else None)."""
+    values = list(options.values()) if isinstance(options, dict) else list(options)
+    value = select.value
+    if value not in values:
+        value = prefer if prefer in values else (values[0] if values else None)
+    if select.options != options or select.value != value:
+        select.param.update(options=options, value=value)
+
+
+class ComponentBase(pn.viewable.Viewer):
+    """Base of the raisus_panel components (see the module docstring)."""
+
+    actions = param.ClassSelector(class_=Actions, default=None, allow_None=True, doc="""
+        The adapter commands go through and state is read from: a ContestActions on local models
+        or a SessionActions on a shared room. A ContestActions with no contest is made when omitted.""")
+
+    lang = param.Selector(default=None, objects=[None, *LANGUAGES], allow_None=True, doc="""
+        The language of this component: "ko" or "en". None follows raisus_panel.i18n.settings.lang.""")
+
+    _version = param.Integer(default=0, precedence=-1, doc="""
+        Private: counts refreshes, so panes bound to it recompute when the models changed.""")
+
+    def __init__(self, **params):
+        if params.get("actions") is None:
+            params["actions"] = ContestActions()
+        super().__init__(**params)
+        self._watchers: list[tuple[param.Parameterized, object]] = []
+        self._contest_watchers: list[tuple[param.Parameterized, object]] = []
+        self._watched_contest = None
+        self._disposed = False
+        # served: remember our own document, so changes made from another session or thread are
+        # applied on it, and clean up when the tab closes
+        self._doc = pn.state.curdoc
+        self._error = pn.pane.Alert("", alert_type="danger", visible=False, sizing_mode="stretch_width")
+        self._info = pn.pane.Alert("", alert_type="success", visible=False, sizing_mode="stretch_width")
+        self._build()
+        self._watch(i18n.settings, self._on_global_lang, "lang")
+        self.param.watch(self._on_lang, "lang")
+        self.param.watch(self._on_actions, "actions")
+        self._wire_actions()
+        self._relabel()
+        self._refresh_now()
+        if self._doc is not None and getattr(self._doc, "session_context", None) is not None:
+            pn.state.on_session_destroyed(self._on_session_destroyed)
+
+    # -- subclass hooks ---------------------------------------------------------------------------
+    def _build(self) -> None:
+        """Make the widgets and panes (once)."""
+
+    def _relabel(self) -> None:
+        """Put the current language's texts on the widgets."""
+
+    def _refresh(self) -> None:
+        """Show the current state of the models."""
+
+    def _contest_params(self) -> list[str]:
+        """The contest parameters whose change calls :meth:`_refresh`."""
+        return ["events"]
+
+    def _on_contest_changed(self, old, new) -> None:
+        """Called when the adapter's contest is replaced (before ``_refresh``)."""
+
+    # -- language -------------------------------------------------------------------------------
+    @property
+    def language(self) -> str:
+        """The language in use: ``lang``, or the global setting."""
+        return self.lang or i18n.settings.lang
+
+    def _t(self, key: str, **fmt) -> str:
+        return i18n.t(key, self.language, **fmt)
+
+    def _on_lang(self, *_):
+        self._relabel()
+        self._refresh_now()
+
+    def _on_global_lang(self, *_):
+        if self.lang is None:
+            self._schedule(self._on_lang)
+
+    # -- shared state -----------------------------------------------------------------------------
+    def _watch(self, obj: param.Parameterized, fn, *names, contest: bool = False) -> None:
+        """Watch ``names`` on a shared object; removed again by :meth:`dispose`."""
+        watcher = obj.param.watch(fn, list(names))
+        (self._contest_watchers if contest else self._watchers).append((obj, watcher))
+
+    def _unwatch_all(self, pairs) -> None:
+        for obj, watcher in pairs:
+            try:
+                obj.param.unwatch(watcher)
+            except Exception:  # already gone
+                pass
+        pairs.clear()
+
+    def _on_actions(self, event) -> None:
+        self._unwatch_all([p for p in self._watchers if p[0] is event.old])
+        self._watchers = [p for p in self._watchers if p[0] is not event.old]
+        self._wire_actions()
+        self._refresh_now()
+
+    def _wire_actions(self) -> None:
+        self._watch(self.actions, self._on_actions_state, "contest", "characters", "checks")
+        self._wire_contest()
+
+    def _wire_contest(self) -> None:
+        contest = self.actions.contest
+        if contest is self._watched_contest and (contest is None or self._contest_watchers):
+            return
+        old = self._watched_contest
+        self._unwatch_all(self._contest_watchers)
+        self._watched_contest = contest
+        if contest is not None:
+            self._watch(contest, self._on_contest_state, *self._contest_params(), contest=True)
+        self._on_contest_changed(old, contest)
+
+    def _on_actions_state(self, *events) -> None:
+        if any(e.name == "contest" for e in events):
+            self._wire_contest()
+        self._schedule(self._refresh_now)
+
+    def _on_contest_state(self, *events) -> None:
+        self._schedule(self._refresh_now)
+
+    @property
+    def contest(self):
+        """The contest currently shown (the adapter's), or None."""
+        return self.actions.contest
+
+    def _refresh_now(self, *_) -> None:
+        if not self._disposed:
+            self._refresh()
+            self._version += 1
+
+    def _schedule(self, fn, *args) -> None:
+        """Run ``fn`` now if we are on our own document (or none), else on our document's next tick.
+
+        A change made by another session (or a room thread) must only touch this session's Bokeh
+        models from this session's document.
+        """
+        doc = self._doc
+        if doc is None or pn.state.curdoc is doc or getattr(doc, "session_context", None) is None:
+            fn(*args)
+        else:
+            doc.add_next_tick_callback(partial(fn, *args))
+
+    def _on_session_destroyed(self, session_context) -> None:
+        self.dispose()
+
+    def dispose(self) -> None:
+        """Remove every watcher this component put on shared state (when its session ends)."""
+        self._disposed = True
+        self._unwatch_all(self._watchers)
+        self._unwatch_all(self._contest_watchers)
+
+    # -- commands ---------------------------------------------------------------------------------
+    def _can(self, command: str, /, **args) -> bool:
+        try:
+            return bool(self.actions.can(command, **args))
+        except Exception:
+            return False
+
+    def _run(self, command: str, /, **args):
+        """Give a command; show a refusal in place (nothing changed) and return None, else the result."""
+        try:
+            result = self.actions.act(command, **args)
+        except refusals() as exc:
+            self._show_error(exc)
+            return None
+        self._clear_error()
+        return result
+
+    def _show_error(self, exc) -> None:
+        message = str(exc) or type(exc).__name__
+        self._error.param.update(object=f"**{md_esc(self._t('error.refused'))}** {md_esc(message)}",
+                                 visible=True)
+
+    def _clear_error(self) -> None:
+        if self._error.visible:
+            self._error.param.update(object="", visible=False)
+
+
+def team_pool_text(team, t, *, revenge: bool | None = None, sixes: bool = False) -> str:
+    """How a team's pool is made up, e.g. "Knight 4 + Viking + Squire = 6 dice" (not escaped).
+
+    ``t`` is the component's translate function; ``revenge`` overrides the team's own flag (for a
+    team about to form that inherits a revenge bonus); ``sixes`` describes the "members roll,
+    sixes count" option instead.
+    """
+    revenge = team.revenge if revenge is None else revenge
+    dice = team.cliche_of(team.leader).pool
+    lead = f"{team.leader.name} {dice}"
+    if revenge:
+        lead = f"2×({lead})"
+    helpers = [m.name for m in team.helpers]
+    leader_dice = dice * 2 if revenge else dice
+    if sixes:
+        if not helpers:
+            return t("team.pool", parts=lead, n=leader_dice)
+        return t("team.pool_sixes", lead=lead, n=leader_dice, helpers=", ".join(helpers))
+    return t("team.pool", parts=" + ".join([lead, *helpers]), n=leader_dice + len(helpers))

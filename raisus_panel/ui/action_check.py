@@ -1,0 +1,170 @@
+"""ActionCheckPanel: one action check (행동 판정) -- cliché, target number, suitability, roll."""
+
+from __future__ import annotations
+
+import panel as pn
+import param
+
+from raisus_panel.rules import TN_PRESETS, RuleError, RulesProfile, effective_tn, odds
+from raisus_panel.rules.check import MAX_TN
+
+from ._base import ComponentBase, esc, percent, set_options
+
+_SUITABILITY = ("suitable", "unsuitable", "very unsuitable")
+
+
+class ActionCheckPanel(ComponentBase):
+    """Roll an action check: pick a character and cliché, set the target number, see the odds, roll.
+
+    The exact chance of success (:func:`raisus_panel.rules.odds.check_chance`) is shown before the
+    roll and follows every change of the inputs. The roll is an ``action_check`` command through
+    ``actions``; the result shows the dice faces, their sum, the target number and success.
+
+    Parameters
+    ----------
+    actions
+        The adapter the check goes through; its ``characters`` fill the character picker.
+    """
+
+    result = param.Dict(default=None, allow_None=True, doc="""
+        The last check rolled here (``CheckResult.to_dict()`` plus the character uid), or None.""")
+
+    def _build(self) -> None:
+        self._character = pn.widgets.Select(options={}, sizing_mode="stretch_width")
+        self._cliche = pn.widgets.Select(options={}, sizing_mode="stretch_width")
+        self._preset = pn.widgets.RadioButtonGroup(options=[*TN_PRESETS.values(), "custom"], value=10,
+                                                   button_type="primary", button_style="outline")
+        self._tn = pn.widgets.IntInput(value=10, start=1, end=MAX_TN, width=110)
+        self._suitability = pn.widgets.RadioButtonGroup(options=list(_SUITABILITY), value="suitable",
+                                                        button_type="primary", button_style="outline")
+        self._adjustment = pn.widgets.IntInput(value=0, start=-MAX_TN, end=MAX_TN, width=110)
+        self._automatic = pn.widgets.Checkbox(value=False)
+        self._roll = pn.widgets.Button(button_type="primary")
+        self._roll.on_click(lambda e: self.roll())
+        self._title = pn.pane.HTML(margin=(0, 10))
+        self._preset.param.watch(self._on_preset, "value")
+        self._tn.param.watch(self._on_tn, "value")
+        self._character.param.watch(lambda e: self._fill_cliches(), "value")
+        self._chance = pn.pane.HTML(pn.bind(self._chance_html, self._character, self._cliche, self._tn,
+                                            self._suitability, self._adjustment, self._automatic,
+                                            self.param.lang, self.param._version),
+                                    sizing_mode="stretch_width")
+        self._outcome = pn.pane.HTML(pn.bind(self._result_html, self.param.result, self.param.lang, self.param._version),
+                                     sizing_mode="stretch_width")
+        self._layout = pn.Column(
+            self._title, self._character, self._cliche, self._preset,
+            pn.Row(self._tn, self._adjustment), self._suitability, self._automatic,
+            self._chance, self._roll, self._error, self._outcome, sizing_mode="stretch_width",
+        )
+
+    def __panel__(self):
+        return self._layout
+
+    def _profile(self) -> RulesProfile:
+        contest = self.contest
+        return contest.profile if contest is not None else (getattr(self.actions, "profile", None)
+                                                             or RulesProfile())
+
+    def _relabel(self) -> None:
+        t = self._t
+        self._title.object = f"<h3>{esc(t('check.title'))}</h3>"
+        self._character.name = t("check.character")
+        self._cliche.name = t("check.cliche")
+        names = {v: t(f"tn.{k}") for k, v in TN_PRESETS.items()}
+        self._preset.options = {**{f"{v} {names[v]}": v for v in TN_PRESETS.values()},
+                                t("tn.custom"): "custom"}
+        self._tn.name = t("check.tn")
+        self._adjustment.name = t("check.adjustment")
+        profile = self._profile()
+        self._suitability.options = {
+            t(f"suitability.{s.replace(' ', '_')}", step=profile.step_for(s)): s for s in _SUITABILITY}
+        self._automatic.name = t("check.automatic")
+        self._roll.name = t("check.roll")
+
+    def _refresh(self) -> None:
+        chars = self.actions.all_characters()
+        options = {c.name: c.uid for c in chars}
+        if len(options) != len(chars):  # two characters with one name: tell them apart
+            options = {f"{c.name} ({c.uid[:4]})": c.uid for c in chars}
+        set_options(self._character, options)
+        self._fill_cliches()
+
+    def _fill_cliches(self) -> None:
+        char = self.actions.character(self._character.value) if self._character.value else None
+        options = {c.label: c.name for c in char.cliches} if char is not None else {}
+        usable = [c.name for c in char.cliches if c.pool > 0] if char is not None else []
+        set_options(self._cliche, options, prefer=usable[0] if usable else None)
+        self._roll.disabled = char is None or not self._can("action_check")
+
+    def _on_preset(self, event) -> None:
+        if event.new != "custom" and self._tn.value != event.new:
+            self._tn.value = event.new
+
+    def _on_tn(self, event) -> None:
+        preset = event.new if event.new in TN_PRESETS.values() else "custom"
+        if self._preset.value != preset:
+            self._preset.value = preset
+
+    # -- derived ----------------------------------------------------------------------------------
+    def chance(self):
+        """The exact chance of success of the check as set now (a Fraction), or None if undefined."""
+        if self._automatic.value:
+            return 1
+        char = self.actions.character(self._character.value) if self._character.value else None
+        if char is None or not char.has_cliche(self._cliche.value or ""):
+            return None
+        pool = char.cliche(self._cliche.value).pool
+        if pool < 1 or self._tn.value is None:
+            return None
+        try:
+            tn = effective_tn(self._tn.value, self._suitability.value, self._adjustment.value or 0,
+                              self._profile())
+            return odds.check_chance(pool, tn)
+        except RuleError:
+            return None
+
+    def _chance_html(self, *_):
+        t = self._t
+        try:
+            tn = effective_tn(self._tn.value or 1, self._suitability.value, self._adjustment.value or 0,
+                              self._profile())
+        except RuleError:
+            tn = None
+        p = self.chance()
+        tn_text = t("check.effective_tn", tn=tn) if tn is not None else ""
+        if self._automatic.value:
+            text = t("check.automatic_success")
+        elif p is None:
+            text = t("check.no_chance")
+        else:
+            text = t("check.chance", p=percent(p))
+        return f"<div class='raisus-chance'><b>{esc(text)}</b> <span>{esc(tn_text)}</span></div>"
+
+    def _result_html(self, result, *_):
+        if not result:
+            return ""
+        t = self._t
+        char = self.actions.character(result.get("character", ""))
+        who = char.name if char is not None else ""
+        verdict = t("check.success") if result["success"] else t("check.failure")
+        if result["automatic"]:
+            dice = t("check.automatic_success")
+        else:
+            dice = t("check.faces", faces=", ".join(map(str, result["faces"])), total=result["total"],
+                     tn=result["tn"])
+        cls = "success" if result["success"] else "failure"
+        return (f"<div class='raisus-check-result {cls}'><b>{esc(verdict)}</b> &mdash; "
+                f"{esc(who)} &middot; {esc(result['cliche'])}<br>{esc(dice)}</div>")
+
+    # -- command ----------------------------------------------------------------------------------
+    def roll(self):
+        """Roll the check as set (an ``action_check`` command); returns the result mapping or None."""
+        if not self._character.value or not self._cliche.value:
+            self._show_error(RuleError(self._t("check.pick_first")))
+            return None
+        result = self._run("action_check", character=self._character.value, cliche=self._cliche.value,
+                           tn=self._tn.value, suitability=self._suitability.value,
+                           adjustment=self._adjustment.value or 0, automatic=self._automatic.value)
+        if result is not None:
+            self.result = dict(result)
+        return result

@@ -1,0 +1,290 @@
+"""CharacterSheet: create or edit a character or a grunt mob, with import and export as JSON."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import panel as pn
+import param
+
+from raisus_panel.rules import MAX_MOB_RATING, MAX_RATING, Character, GruntMob, RuleError
+from raisus_panel.rules.character import new_uid
+
+from ._base import ComponentBase
+
+
+class CharacterSheet(ComponentBase):
+    """A form for one character or grunt mob: name, description and clichés (rating and current).
+
+    The form edits a draft; every change is checked by the rules at once and any problem is shown in
+    place. **Save** sends the draft as a ``save_character`` command through ``actions`` (a new uid
+    adds a character to the table, a known one updates it) and ``character`` then holds the saved
+    character. **Export** downloads the draft as JSON; **Import** loads a JSON file into the form.
+
+    Parameters
+    ----------
+    character
+        The character to edit, or None for a new one.
+    actions
+        The adapter ``save_character`` goes through.
+
+    Examples
+    --------
+    >>> sheet = CharacterSheet(character=Character("Olaf", {"Viking": 4}))
+    >>> sheet.draft()["cliches"][0]["rating"]
+    4
+    """
+
+    character = param.ClassSelector(class_=Character, default=None, allow_None=True, doc="""
+        The character being edited (None for a new one); after Save, the saved character.""")
+
+    def __init__(self, character: Character | None = None, **params):
+        self._uid = character.uid if character is not None else new_uid()
+        self._loading = False
+        self._dirty = False
+        self._valid = True
+        super().__init__(character=character, **params)
+        self._load(character)
+        self.param.watch(lambda e: self._load(e.new), "character")
+
+    # -- widgets ----------------------------------------------------------------------------------
+    def _build(self) -> None:
+        self._kind = pn.widgets.RadioButtonGroup(options=["character", "grunt_mob"], value="character",
+                                                 button_type="primary", button_style="outline")
+        self._name = pn.widgets.TextInput(sizing_mode="stretch_width")
+        self._description = pn.widgets.TextAreaInput(sizing_mode="stretch_width", height=80)
+        self._member_rating = pn.widgets.RadioButtonGroup(options=[0, 1], value=1)
+        self._count = pn.widgets.IntInput(value=None, start=1, width=140)
+        self._mob_box = pn.Row(self._member_rating, self._count, visible=False)
+        self._rows: list[dict] = []
+        self._rows_box = pn.Column(sizing_mode="stretch_width")
+        self._add = pn.widgets.Button(button_type="light")
+        self._add.on_click(lambda e: self._add_row())
+        self._save = pn.widgets.Button(button_type="primary")
+        self._save.on_click(lambda e: self.save())
+        self._new = pn.widgets.Button(button_type="light")
+        self._new.on_click(lambda e: self.new())
+        self._revert = pn.widgets.Button(button_type="light")
+        self._revert.on_click(lambda e: self._load(self.character))
+        self._import = pn.widgets.FileInput(accept=".json,application/json", multiple=False)
+        self._import.param.watch(self._on_import, "value")
+        self._import_label = pn.pane.HTML(margin=(5, 10, 0, 10))
+        self._export = pn.widgets.FileDownload(callback=self._export_json, filename="character.json",
+                                               button_type="light", embed=False)
+        self._title = pn.pane.HTML(margin=(0, 10))
+        self._mob_labels = pn.pane.HTML(margin=(0, 10))
+        for w in (self._kind, self._name, self._description, self._member_rating, self._count):
+            w.param.watch(self._on_edit, "value")
+        self._kind.param.watch(lambda e: self._kind_changed(), "value")
+        self._layout = pn.Column(
+            self._title, self._kind, self._name, self._description,
+            self._mob_labels, self._mob_box,
+            self._rows_box, self._add, self._error, self._info,
+            pn.Row(self._save, self._revert, self._new, self._export),
+            pn.Row(self._import_label, self._import),
+            sizing_mode="stretch_width",
+        )
+
+    def __panel__(self):
+        return self._layout
+
+    def _relabel(self) -> None:
+        t = self._t
+        self._title.object = f"<h3>{t('sheet.title')}</h3>"
+        self._kind.options = {t("kind.character"): "character", t("kind.grunt_mob"): "grunt_mob"}
+        self._name.param.update(name=t("sheet.name"), placeholder=t("sheet.name_placeholder"))
+        self._description.param.update(name=t("sheet.description"))
+        self._member_rating.name = t("sheet.member_rating")
+        self._count.name = t("sheet.count")
+        self._mob_labels.object = f"<small>{t('sheet.mob_help')}</small>"
+        self._add.name = t("sheet.add_cliche")
+        self._save.name = t("sheet.save")
+        self._new.name = t("sheet.new")
+        self._revert.name = t("sheet.revert")
+        self._export.label = t("sheet.export")
+        self._import_label.object = t("sheet.import")
+        for row in self._rows:
+            self._relabel_row(row)
+
+    def _relabel_row(self, row: dict) -> None:
+        t = self._t
+        row["name"].param.update(name=t("sheet.cliche"), placeholder=t("sheet.cliche_placeholder"))
+        row["rating"].name = t("sheet.rating")
+        row["current"].name = t("sheet.current")
+        row["remove"].name = t("sheet.remove")
+
+    def _add_row(self, name: str = "", rating: int = 1, current: int | None = None) -> None:
+        high = MAX_MOB_RATING if self._kind.value == "grunt_mob" else MAX_RATING
+        row = {
+            "name": pn.widgets.TextInput(value=name, sizing_mode="stretch_width"),
+            "rating": pn.widgets.IntInput(value=rating, start=0, end=high, width=90),
+            "current": pn.widgets.IntInput(value=rating if current is None else current, start=0, end=high,
+                                           width=90),
+            "remove": pn.widgets.Button(button_type="light", width=70, align="end"),
+        }
+        row["remove"].on_click(lambda e, r=row: self._remove_row(r))
+        row["rating"].param.watch(lambda e, r=row: self._rating_changed(r, e), "value")
+        for key in ("name", "rating", "current"):
+            row[key].param.watch(self._on_edit, "value")
+        self._relabel_row(row)
+        self._rows.append(row)
+        self._sync_rows()
+
+    def _rating_changed(self, row: dict, event) -> None:
+        # a fresh cliché is at full strength: raising the rating raises an untouched current with it
+        if not self._loading and row["current"].value == event.old:
+            row["current"].value = event.new
+
+    def _remove_row(self, row: dict) -> None:
+        self._rows.remove(row)
+        self._sync_rows()
+        self._on_edit()
+
+    def _sync_rows(self) -> None:
+        self._rows_box.objects = [pn.Row(r["name"], r["rating"], r["current"], r["remove"],
+                                         sizing_mode="stretch_width") for r in self._rows]
+        self._add.disabled = self._kind.value == "grunt_mob" and len(self._rows) >= 1
+
+    def _kind_changed(self) -> None:
+        mob = self._kind.value == "grunt_mob"
+        self._mob_box.visible = mob
+        self._mob_labels.visible = mob
+        high = MAX_MOB_RATING if mob else MAX_RATING
+        for row in self._rows:
+            row["rating"].end = high
+            row["current"].end = high
+        if mob and not self._rows:
+            self._add_row()
+        self._sync_rows()
+
+    # -- the draft --------------------------------------------------------------------------------
+    def draft(self) -> dict:
+        """The form as ``Character.to_dict()`` data (not yet checked)."""
+        data = {"kind": self._kind.value, "uid": self._uid, "name": self._name.value or "",
+                "description": self._description.value or "",
+                "owner": self.character.owner if self.character is not None else "",
+                "cliches": [{"name": r["name"].value or "", "rating": r["rating"].value,
+                             "current": r["current"].value} for r in self._rows]}
+        if self._kind.value == "grunt_mob":
+            data["member_rating"] = self._member_rating.value
+            if self._count.value is not None:
+                data["count"] = self._count.value
+        return data
+
+    def _validate(self) -> Character | None:
+        try:
+            data = self.draft()
+            if data["kind"] == "character" and not data["cliches"]:
+                raise RuleError(self._t("sheet.need_cliche"))
+            return Character.from_dict(data)
+        except RuleError as exc:
+            self._show_error(exc)
+            return None
+
+    def _on_edit(self, *_) -> None:
+        if self._loading:
+            return
+        self._dirty = True
+        self._info.visible = False
+        self._check()
+
+    def _check(self) -> None:
+        self._valid = self._validate() is not None
+        if self._valid:
+            self._clear_error()
+        self._save.disabled = not self._valid or not self._can("save_character")
+        self._export.filename = self._filename()
+
+    def _load(self, character: Character | None) -> None:
+        """Fill the form from ``character`` (or empty it for a new one)."""
+        self._loading = True
+        try:
+            if character is None:
+                self._uid = new_uid()
+                self._kind.value = "character"
+                self._name.value = ""
+                self._description.value = ""
+                self._member_rating.value = 1
+                self._count.value = None
+                self._rows = []
+                self._add_row()
+            else:
+                self._uid = character.uid
+                self._kind.value = character.kind
+                self._name.value = character.name
+                self._description.value = character.description
+                if isinstance(character, GruntMob):
+                    self._member_rating.value = character.member_rating
+                    self._count.value = character.count
+                self._rows = []
+                for c in character.cliches:
+                    if not c.temporary:
+                        self._add_row(c.name, c.rating, c.current)
+            self._kind_changed()
+        finally:
+            self._loading = False
+        self._dirty = False
+        self._check()
+        if character is None:  # an empty form is not an error yet
+            self._clear_error()
+
+    def _refresh(self) -> None:
+        # scores change in contests: show them unless the user is editing
+        if not getattr(self, "_dirty", True) and self.character is not None and not self._loading:
+            self._load(self.character)
+
+    # -- commands ---------------------------------------------------------------------------------
+    def save(self) -> Character | None:
+        """Check the draft and send it as ``save_character``; returns the saved character or None."""
+        if self._validate() is None:
+            return None
+        saved = self._run("save_character", data=self.draft())
+        if saved is not None:
+            self._dirty = False
+            if saved is self.character:
+                self._load(saved)
+            else:
+                self.character = saved
+            self._info.param.update(object=self._t("sheet.saved"), visible=True)
+        return saved
+
+    def new(self) -> None:
+        """Empty the form for a new character."""
+        if self.character is None:
+            self._load(None)
+        else:
+            self.character = None
+        self._info.visible = False
+
+    def load_json(self, text: str | bytes) -> bool:
+        """Load exported JSON into the form (not saved yet); False, with a message, if it is no character."""
+        try:
+            try:
+                data = json.loads(text)
+            except (TypeError, ValueError, UnicodeDecodeError):
+                raise RuleError(self._t("sheet.bad_json")) from None
+            char = Character.from_dict(data)
+        except RuleError as exc:
+            self._show_error(exc)
+            return False
+        self._load(char)
+        self._dirty = True
+        self._check()
+        return True
+
+    def _on_import(self, event) -> None:
+        if event.new:
+            self.load_json(event.new)
+
+    def to_json(self) -> str:
+        """The draft as JSON text (what Export downloads)."""
+        return json.dumps(self.draft(), ensure_ascii=False, indent=1)
+
+    def _export_json(self):
+        return io.StringIO(self.to_json())
+
+    def _filename(self) -> str:
+        stem = re.sub(r"[^\w-]+", "_", self._name.value or "").strip("_") or "character"
+        return f"{stem[:60]}.json"

@@ -1,0 +1,486 @@
+"""ContestTable: play a contest (대결) -- units, clichés, rounds, exchanges, teams, fates, recovery."""
+
+from __future__ import annotations
+
+import panel as pn
+import param
+
+from raisus_panel.rules import CharacterTeam, RuleError
+
+from . import _derive as d
+from ._base import ComponentBase, esc, set_options, team_pool_text
+from .team_builder import TeamBuilder
+
+_NONE = ""  # the "nothing chosen yet" value of pickers
+
+
+class ContestTable(ComponentBase):
+    """The table of a contest: both sides' units and every command the rules allow right now.
+
+    Each unit shows its cliché picker (switching between rounds), an "inappropriate" toggle and the
+    GM's approval button; teams show leader, pool make-up, revenge bonus and per-member buttons
+    (volunteer right after a lost round, drop out, hand on the hit with that option) and can be
+    disbanded; a team builder per side forms and re-forms teams. **Roll round** plays a round (ties
+    are re-rolled; every attempt of the last roll is shown); with several units on a side the GM picks
+    attacker and target for each exchange and ends the round. Before the first roll the GM may give
+    tickets. At the end, the winners write fates (the GM may veto), and the GM recovers spent dice.
+    Every click is a command through ``actions``; a refusal is shown and changes nothing. Buttons are
+    enabled only when ``actions.can`` says the command would be accepted. With no contest (or after
+    one), a setup form starts a new one from the table's characters.
+
+    Parameters
+    ----------
+    actions
+        The adapter commands go through; its ``contest`` is the contest shown.
+    """
+
+    show_team_builders = param.Boolean(default=True, doc="""
+        Whether to show a team builder under each side (to form and re-form character teams).""")
+
+    def _build(self) -> None:
+        self._syncing = False
+        self._cards: dict[str, dict] = {}
+        self._fate_rows: dict[str, dict] = {}
+        self._side_uids: list[list[str]] = [[], []]
+        self._header = pn.pane.HTML(sizing_mode="stretch_width")
+        self._side_titles = [pn.pane.HTML(), pn.pane.HTML()]
+        self._side_boxes = [pn.Column(sizing_mode="stretch_width"), pn.Column(sizing_mode="stretch_width")]
+        self._builders = [TeamBuilder(actions=self.actions, side=s, lang=self.lang) for s in (0, 1)]
+        self._builder_box = pn.Row(*self._builders, sizing_mode="stretch_width")
+        # rounds
+        self._roll = pn.widgets.Button(button_type="primary")
+        self._roll.on_click(lambda e: self._run("roll_round"))
+        self._undo = pn.widgets.Button(button_type="light")
+        self._undo.on_click(lambda e: self._run("undo"))
+        self._attacker = pn.widgets.Select(options={})
+        self._target = pn.widgets.Select(options={})
+        self._attacker.param.watch(lambda e: self._sync_targets(), "value")
+        self._target.param.watch(lambda e: self._sync_buttons(), "value")
+        self._exchange = pn.widgets.Button(button_type="primary")
+        self._exchange.on_click(lambda e: self._run("exchange", attacker=self._attacker.value,
+                                                    target=self._target.value))
+        self._end_round = pn.widgets.Button(button_type="light")
+        self._end_round.on_click(lambda e: self._run("end_round"))
+        self._exchange_box = pn.Row(self._attacker, self._target, self._exchange, self._end_round)
+        self._ticket_name = pn.widgets.TextInput(width=220)
+        self._tickets = pn.widgets.Button(button_type="light")
+        self._tickets.on_click(lambda e: self._run("give_tickets", name=self._ticket_name.value or None))
+        self._ticket_box = pn.Row(self._ticket_name, self._tickets)
+        self._last_roll = pn.pane.HTML(sizing_mode="stretch_width")
+        # the end
+        self._result = pn.pane.HTML(sizing_mode="stretch_width")
+        self._fates_box = pn.Column(sizing_mode="stretch_width")
+        self._recover_char = pn.widgets.Select(options={})
+        self._recover_char.param.watch(lambda e: self._sync_recover(), "value")
+        self._recover_cliche = pn.widgets.Select(options={})
+        self._recover_all = pn.widgets.Checkbox(value=True)
+        self._recover_amount = pn.widgets.IntInput(value=1, start=1, end=1000, width=100, disabled=True)
+        self._recover_all.param.watch(lambda e: setattr(self._recover_amount, "disabled", e.new), "value")
+        self._recover_cliche.param.watch(lambda e: self._sync_buttons(), "value")
+        self._recover = pn.widgets.Button(button_type="primary")
+        self._recover.on_click(lambda e: self.recover())
+        self._recover_box = pn.Row(self._recover_char, self._recover_cliche, self._recover_all,
+                                   self._recover_amount, self._recover)
+        self._outcome = pn.widgets.TextInput(sizing_mode="stretch_width")
+        self._end_winner = pn.widgets.Select(options={})
+        self._end = pn.widgets.Button(button_type="danger", button_style="outline")
+        self._end.on_click(lambda e: self._run("end", outcome=self._outcome.value,
+                                               winner=None if self._end_winner.value in (None, -1)
+                                               else self._end_winner.value))
+        self._end_box = pn.Row(self._outcome, self._end_winner, self._end, sizing_mode="stretch_width")
+        # a new contest
+        self._setup_title = pn.pane.HTML()
+        self._setup_name = pn.widgets.TextInput(sizing_mode="stretch_width")
+        self._setup_sides = [pn.widgets.CheckBoxGroup(options={}, value=[], inline=False) for _ in (0, 1)]
+        self._setup_single = pn.widgets.Checkbox(value=False)
+        self._start = pn.widgets.Button(button_type="primary")
+        self._start.on_click(lambda e: self.start())
+        self._setup_box = pn.Column(self._setup_title, self._setup_name, pn.Row(*self._setup_sides),
+                                    self._setup_single, self._start, sizing_mode="stretch_width")
+        self._play_box = pn.Column(
+            self._header,
+            pn.Row(pn.Column(self._side_titles[0], self._side_boxes[0], sizing_mode="stretch_width"),
+                   pn.Column(self._side_titles[1], self._side_boxes[1], sizing_mode="stretch_width"),
+                   sizing_mode="stretch_width"),
+            self._ticket_box, pn.Row(self._roll, self._undo), self._exchange_box,
+            self._last_roll, self._result, self._fates_box, self._recover_box, self._end_box,
+            self._builder_box, sizing_mode="stretch_width")
+        self._layout = pn.Column(self._error, self._play_box, self._setup_box, sizing_mode="stretch_width")
+        self.param.watch(self._on_own_lang, "lang")
+        self.param.watch(lambda e: setattr(self._builder_box, "visible", e.new), "show_team_builders")
+        self.param.watch(self._on_own_actions, "actions")
+
+    def __panel__(self):
+        return self._layout
+
+    def _on_own_lang(self, event) -> None:
+        for b in self._builders:
+            b.lang = event.new
+
+    def _on_own_actions(self, event) -> None:
+        for b in self._builders:
+            b.actions = event.new
+
+    def dispose(self) -> None:
+        """Remove every watcher on shared state, the team builders' too."""
+        super().dispose()
+        for b in self._builders:
+            b.dispose()
+
+    # -- labels -----------------------------------------------------------------------------------
+    def _relabel(self) -> None:
+        t = self._t
+        self._undo.name = t("contest.undo")
+        self._attacker.name = t("contest.attacker")
+        self._target.name = t("contest.target")
+        self._exchange.name = t("contest.exchange")
+        self._end_round.name = t("contest.end_round")
+        self._ticket_name.param.update(name=t("contest.ticket_name"), placeholder=t("contest.ticket_placeholder"))
+        self._tickets.name = t("contest.give_tickets")
+        self._recover_char.name = t("contest.recover_character")
+        self._recover_cliche.name = t("contest.recover_cliche")
+        self._recover_all.name = t("contest.recover_all")
+        self._recover_amount.name = t("contest.recover_amount")
+        self._recover.name = t("contest.recover")
+        self._outcome.param.update(name=t("contest.outcome"), placeholder=t("contest.outcome_placeholder"))
+        self._end_winner.name = t("contest.end_winner")
+        self._end.name = t("contest.end")
+        self._setup_title.object = f"<h3>{esc(t('contest.new'))}</h3>"
+        self._setup_name.param.update(name=t("contest.name"), placeholder=t("contest.name_placeholder"))
+        for s in (0, 1):
+            self._setup_sides[s].name = t(f"side.{s}")
+        self._setup_single.name = t("contest.single_roll")
+        self._start.name = t("contest.start")
+        for card in self._cards.values():
+            self._relabel_card(card)
+        for row in self._fate_rows.values():
+            row["text"].param.update(name=t("contest.fate"), placeholder=t("contest.fate_placeholder"))
+            row["decide"].name = t("contest.decide_fate")
+            row["veto"].name = t("contest.veto_fate")
+
+    def _relabel_card(self, card: dict) -> None:
+        t = self._t
+        if "cliche" in card:
+            card["cliche"].name = t("contest.cliche")
+            card["inappropriate"].name = t("contest.inappropriate")
+        card["approve"].name = t("contest.approve")
+        if "disband" in card:
+            card["disband"].name = t("contest.disband")
+            for m in card["members"].values():
+                m["volunteer"].name = t("contest.volunteer")
+                m["drop"].name = t("contest.drop_out")
+                m["assign"].name = t("contest.assign_loss")
+
+    # -- unit cards -------------------------------------------------------------------------------
+    def _card(self, u) -> dict:
+        card = self._cards.get(u.uid)
+        if card is not None and card["team"] == isinstance(u, CharacterTeam):
+            return card
+        uid = u.uid
+        card = {"team": isinstance(u, CharacterTeam), "head": pn.pane.HTML(sizing_mode="stretch_width"),
+                "approve": pn.widgets.Button(button_type="warning", button_style="outline")}
+        card["approve"].on_click(lambda e: self._run("approve", unit=uid))
+        if card["team"]:
+            card["disband"] = pn.widgets.Button(button_type="light")
+            card["disband"].on_click(lambda e: self._run("disband", team=uid))
+            card["members"] = {}
+            card["members_box"] = pn.Column(sizing_mode="stretch_width")
+            body = [card["head"], card["members_box"], pn.Row(card["approve"], card["disband"])]
+        else:
+            card["cliche"] = pn.widgets.Select(options={}, width=200)
+            card["inappropriate"] = pn.widgets.Checkbox(value=False, align="end")
+            card["cliche"].param.watch(lambda e: self._on_pick(uid), "value")
+            card["inappropriate"].param.watch(lambda e: self._on_pick(uid), "value")
+            body = [card["head"], pn.Row(card["cliche"], card["inappropriate"]), card["approve"]]
+        card["view"] = pn.Column(*body, styles={"border": "1px solid #ddd", "border-radius": "6px"},
+                                 margin=(5, 5), sizing_mode="stretch_width")
+        self._cards[uid] = card
+        self._relabel_card(card)
+        return card
+
+    def _member_row(self, card: dict, member) -> dict:
+        row = card["members"].get(member.uid)
+        if row is None:
+            uid = member.uid
+            row = {"label": pn.pane.HTML(sizing_mode="stretch_width"),
+                   "volunteer": pn.widgets.Button(button_type="warning", width=110),
+                   "drop": pn.widgets.Button(button_type="light", width=110),
+                   "assign": pn.widgets.Button(button_type="light", width=110)}
+            row["volunteer"].on_click(lambda e: self._run("volunteer", member=uid))
+            row["drop"].on_click(lambda e: self._run("drop_out", member=uid))
+            row["assign"].on_click(lambda e: self._run("assign_loss", member=uid))
+            row["view"] = pn.Row(row["label"], row["volunteer"], row["drop"], row["assign"],
+                                 sizing_mode="stretch_width")
+            card["members"][uid] = row
+            self._relabel_card(card)
+        return row
+
+    def _on_pick(self, uid: str) -> None:
+        if self._syncing:
+            return
+        card = self._cards[uid]
+        cliche = card["cliche"].value
+        if not cliche:
+            return
+        if self._run("choose", unit=uid, cliche=cliche,
+                     appropriate=not card["inappropriate"].value) is None:
+            self._refresh_now()  # refused: show the model's state again
+
+    def _unit_status(self, contest, u) -> str:
+        t = self._t
+        if isinstance(u, CharacterTeam):
+            return t("status.active") if contest.is_active(u.uid) else t("status.broken")
+        if contest.is_dropped(u):
+            return t("status.dropped")
+        if contest.is_defeated(u):
+            return t("status.defeated")
+        return t("status.active")
+
+    def _sync_card(self, contest, u) -> pn.viewable.Viewable:
+        t = self._t
+        card = self._card(u)
+        uid = u.uid
+        kind = t("kind.team") if card["team"] else t("kind.grunt_mob") if d.is_mob(u) else t("kind.character")
+        bits = [f"<b>{esc(u.name)}</b> <small>({esc(kind)} · {esc(self._unit_status(contest, u))})</small>"]
+        if card["team"]:
+            sixes = contest.profile.team_dice == "member_sixes"
+            bits.append(esc(t("team.leader_is", name=u.leader.name)) + " · " +
+                        esc(team_pool_text(u, t, sixes=sixes)))
+            if u.revenge:
+                bits.append(f"<b>{esc(t('team.revenge_armed'))}</b>")
+            if u.inappropriate:
+                bits.append(esc(t("contest.team_inappropriate")))
+            rows = []
+            for m in u.members:
+                row = self._member_row(card, m)
+                state = (t("status.dropped") if m.uid in u.dropped else
+                         t("status.down") if not u.is_active(m) else
+                         t("team.leader") if m is u.leader else "")
+                flag = "" if u.appropriate[m.uid] else " · " + t("contest.inappropriate")
+                label = f"{m.name} — {u.cliche_of(m).label}{flag}" + (f" ({state})" if state else "")
+                row["label"].object = esc(label)
+                row["volunteer"].disabled = not self._can("volunteer", member=m.uid)
+                row["drop"].disabled = not self._can("drop_out", member=m.uid)
+                row["assign"].visible = contest.profile.team_loss == "leader_assigns"
+                row["assign"].disabled = not self._can("assign_loss", member=m.uid)
+                rows.append(row["view"])
+            card["members_box"].objects = rows
+            card["disband"].disabled = not self._can("disband", team=uid)
+        else:
+            chosen = contest.chosen(uid)
+            usable = {c.label: c.name for c in u.cliches if c.pool > 0}
+            if chosen is None:
+                usable = {t("contest.pick_cliche"): _NONE} | usable
+            self._syncing = True
+            try:
+                set_options(card["cliche"], usable, prefer=chosen.name if chosen is not None else _NONE)
+                if chosen is not None and card["cliche"].value != chosen.name and chosen.name in usable.values():
+                    card["cliche"].value = chosen.name
+                card["inappropriate"].value = d.is_inappropriate(contest, u)
+            finally:
+                self._syncing = False
+            can_choose = self._can("choose", unit=uid)
+            card["cliche"].disabled = not can_choose
+            card["inappropriate"].disabled = not can_choose
+            if chosen is not None and contest.is_active(uid):
+                bits.append(esc(t("contest.pool", n=contest.pool(uid))))
+        needs = contest.needs_approval(uid)
+        if needs:
+            bits.append(f"<b>{esc(t('contest.awaits_approval'))}</b>")
+        card["approve"].visible = needs
+        card["approve"].disabled = not self._can("approve", unit=uid)
+        card["head"].object = "<br>".join(bits)
+        return card["view"]
+
+    # -- refresh ----------------------------------------------------------------------------------
+    def _refresh(self) -> None:
+        contest = self.contest
+        self._builder_box.visible = self.show_team_builders and contest is not None
+        self._play_box.visible = contest is not None
+        self._setup_box.visible = contest is None or contest.status == "ended"
+        self._sync_setup()
+        if contest is None:
+            return
+        t = self._t
+        # header
+        mode = t("contest.single_roll") if contest.single_roll else t("contest.rounds_mode")
+        status = t("contest.status_ended") if contest.status == "ended" else \
+            t("contest.next_round", n=contest.round + 1)
+        self._header.object = (f"<h3>{esc(contest.name)}</h3><div>{esc(mode)} · {esc(status)} · "
+                               f"{esc(t('contest.round', n=contest.round))}</div>")
+        # units
+        for s in (0, 1):
+            self._side_titles[s].object = f"<h4>{esc(t(f'side.{s}'))}</h4>"
+            self._side_boxes[s].objects = [self._sync_card(contest, u) for u in contest.sides[s]]
+        live = {u.uid for u in d.units(contest)}
+        self._cards = {k: v for k, v in self._cards.items() if k in live}
+        # round controls
+        active = contest.status == "active"
+        self._roll.name = t("contest.roll", n=contest.round + 1)
+        exchanges = active and contest.needs_exchanges and not contest.single_roll
+        self._exchange_box.visible = exchanges or (active and d.exchange_played(contest))
+        self._roll.visible = active and not exchanges
+        self._ticket_box.visible = self._can("give_tickets")
+        self._sync_exchange_pickers(contest)
+        self._last_roll.object = self._last_roll_html(contest)
+        # the end
+        self._result.object = self._result_html(contest)
+        self._sync_fates(contest)
+        ended = contest.status == "ended"
+        self._recover_box.visible = ended
+        self._end_box.visible = active
+        set_options(self._end_winner, {t("contest.no_winner"): -1, t("side.0"): 0, t("side.1"): 1})
+        if ended:
+            chars = contest.characters()
+            set_options(self._recover_char, {c.name: c.uid for c in chars})
+            self._sync_recover()
+        self._sync_buttons()
+
+    def _sync_buttons(self) -> None:
+        if self.contest is None:
+            return
+        self._roll.disabled = not self._can("roll_round")
+        self._undo.disabled = not self._can("undo")
+        self._exchange.disabled = not (self._attacker.value and self._target.value and
+                                       self._can("exchange", attacker=self._attacker.value,
+                                                 target=self._target.value))
+        self._end_round.disabled = not self._can("end_round")
+        self._tickets.disabled = not self._can("give_tickets")
+        self._end.disabled = not self._can("end")
+        self._recover.disabled = not (self._recover_char.value and self._can(
+            "recover", character=self._recover_char.value, cliche=self._recover_cliche.value or None))
+
+    def _sync_exchange_pickers(self, contest) -> None:
+        active = [u for s in (0, 1) for u in contest.active_units(s)]
+        set_options(self._attacker, {u.name: u.uid for u in active})
+        self._sync_targets()
+
+    def _sync_targets(self) -> None:
+        contest = self.contest
+        if contest is None:
+            return
+        side = d.side_of(contest, self._attacker.value) if self._attacker.value else None
+        targets = [] if side is None else contest.active_units(1 - side)
+        set_options(self._target, {u.name: u.uid for u in targets})
+        self._sync_buttons()
+
+    def _sync_recover(self) -> None:
+        contest = self.contest
+        char = d.character(contest, self._recover_char.value) if contest and self._recover_char.value else None
+        options = {self._t("contest.all_cliches"): _NONE}
+        if char is not None:
+            options |= {c.label: c.name for c in char.cliches}
+        set_options(self._recover_cliche, options)
+        self._sync_buttons()
+
+    def _sync_fates(self, contest) -> None:
+        t = self._t
+        names = d.names(contest)
+        owed = list(contest.owed_fates)
+        rows = []
+        for uid in owed:
+            row = self._fate_rows.get(uid)
+            if row is None:
+                row = {"label": pn.pane.HTML(width=160), "text": pn.widgets.TextInput(sizing_mode="stretch_width"),
+                       "decide": pn.widgets.Button(button_type="primary"),
+                       "veto": pn.widgets.Button(button_type="danger", button_style="outline"),
+                       "fate": pn.pane.HTML(sizing_mode="stretch_width")}
+                row["decide"].on_click(lambda e, u=uid: self.decide_fate(u))
+                row["veto"].on_click(lambda e, u=uid: self._run("veto_fate", character=u))
+                row["text"].param.update(name=t("contest.fate"), placeholder=t("contest.fate_placeholder"))
+                row["decide"].name = t("contest.decide_fate")
+                row["veto"].name = t("contest.veto_fate")
+                row["view"] = pn.Column(pn.Row(row["label"], row["text"], row["decide"], row["veto"],
+                                               sizing_mode="stretch_width"), row["fate"],
+                                        sizing_mode="stretch_width")
+                self._fate_rows[uid] = row
+            row["label"].object = f"<b>{esc(names.get(uid, uid))}</b>"
+            written = contest.fates.get(uid)
+            row["fate"].object = esc(t("contest.fate_written", text=written)) if written else \
+                f"<i>{esc(t('contest.fate_owed'))}</i>"
+            row["decide"].disabled = not self._can("decide_fate", character=uid)
+            row["veto"].disabled = not self._can("veto_fate", character=uid)
+            rows.append(row["view"])
+        self._fate_rows = {k: v for k, v in self._fate_rows.items() if k in owed}
+        self._fates_box.objects = rows
+
+    def _sync_setup(self) -> None:
+        chars = self.actions.all_characters()
+        options = {c.name: c.uid for c in chars}
+        if len(options) != len(chars):
+            options = {f"{c.name} ({c.uid[:4]})": c.uid for c in chars}
+        for box in self._setup_sides:
+            value = [v for v in box.value if v in options.values()]
+            if box.options != options or box.value != value:
+                box.param.update(options=options, value=value)
+        self._start.disabled = not self._can("start_contest")
+
+    # -- texts ------------------------------------------------------------------------------------
+    def _last_roll_html(self, contest) -> str:
+        event = contest.last_roll
+        if not event:
+            return ""
+        t = self._t
+        names = d.names(contest)
+        who = [names.get(u, u) for u in event["units"]]
+        lines = []
+        for i, attempt in enumerate(event["attempts"], 1):
+            a, b = attempt
+            text = t("roll.attempt", n=i, a=who[0], fa=", ".join(map(str, a["faces"])), ta=a["total"],
+                     b=who[1], fb=", ".join(map(str, b["faces"])), tb=b["total"])
+            if a["total"] == b["total"]:
+                text += " — " + t("roll.tie")
+            lines.append(f"<li>{esc(text)}</li>")
+        winner = who[event["winner"]]
+        verdict = t("roll.winner", round=event["round"], name=winner)
+        hits = "; ".join(t("roll.hit", name=names.get(h["character"], h["character"]), cliche=h["cliche"],
+                           n=h["current"] + h["extra"]) for h in event["hits"])
+        detail = esc(verdict) + (f"<br>{esc(hits)}" if hits else "")
+        return (f"<div class='raisus-last-roll'><b>{esc(t('roll.title'))}</b><ol>{''.join(lines)}</ol>"
+                f"{detail}</div>")
+
+    def _result_html(self, contest) -> str:
+        if contest.status != "ended":
+            return ""
+        t = self._t
+        if contest.winner is None:
+            text = t("contest.ended_no_winner")
+        else:
+            text = t("contest.ended_winner", side=t(f"side.{contest.winner}"),
+                     names=", ".join(u.name for u in contest.sides[contest.winner]))
+        out = f"<h4>{esc(text)}</h4>"
+        if contest.outcome:
+            out += f"<p>{esc(contest.outcome)}</p>"
+        return out
+
+    # -- commands ---------------------------------------------------------------------------------
+    def decide_fate(self, character: str):
+        """Send the fate typed for ``character`` (a uid) as ``decide_fate``."""
+        row = self._fate_rows.get(character)
+        text = row["text"].value if row else ""
+        result = self._run("decide_fate", character=character, text=text)
+        if result is not None and row:
+            row["text"].value = ""
+        return result
+
+    def recover(self):
+        """Send ``recover`` for the picked character and cliché (all, or the amount given)."""
+        if not self._recover_char.value:
+            return None
+        amount = None if self._recover_all.value else self._recover_amount.value
+        return self._run("recover", character=self._recover_char.value,
+                         cliche=self._recover_cliche.value or None, amount=amount)
+
+    def start(self):
+        """Start a new contest from the setup form (``start_contest``)."""
+        name = self._setup_name.value or self._t("contest.default_name")
+        a, b = (list(box.value) for box in self._setup_sides)
+        if set(a) & set(b):
+            self._show_error(RuleError(self._t("contest.both_sides")))
+            return None
+        result = self._run("start_contest", name=name, side_a=a, side_b=b,
+                           single_roll=self._setup_single.value)
+        if result is not None:
+            for box in self._setup_sides:
+                box.value = []
+        return result

@@ -1,0 +1,169 @@
+"""RoundLog: everything that happened in the contest, newest first, every die shown."""
+
+from __future__ import annotations
+
+import panel as pn
+import param
+
+from . import _derive as d
+from ._base import ComponentBase, esc
+
+
+class RoundLog(ComponentBase):
+    """The contest's event log in words: every roll attempt with its faces and totals, ties and
+    re-rolls, damage, and the between-round events (choices, approvals, tickets, teams formed,
+    volunteers, disbands, drop-outs, the end, fates and recovery). Newest first.
+
+    Everything typed by people (names, clichés, fates, outcomes) is HTML-escaped: a character named
+    ``<img src=x onerror=alert(1)>`` shows as that text.
+
+    Parameters
+    ----------
+    actions
+        The adapter whose ``contest`` is logged.
+    max_entries
+        How many of the newest entries to show.
+    """
+
+    max_entries = param.Integer(default=200, bounds=(1, None), doc="""
+        How many of the newest log entries to show.""")
+
+    def _build(self) -> None:
+        self._title = pn.pane.HTML(margin=(0, 10))
+        self._body = pn.pane.HTML(sizing_mode="stretch_width", styles={"overflow-y": "auto"})
+        self.param.watch(lambda e: self._refresh_now(), "max_entries")
+        self._layout = pn.Column(self._title, self._body, sizing_mode="stretch_width")
+
+    def __panel__(self):
+        return self._layout
+
+    def _relabel(self) -> None:
+        self._title.object = f"<h4>{esc(self._t('log.title'))}</h4>"
+
+    def entries(self) -> list[tuple[str, list[str]]]:
+        """The log as plain (unescaped) text, newest first: ``(heading, [detail lines])`` per event."""
+        contest = self.contest
+        if contest is None:
+            return []
+        names = d.names(contest)
+        teams = d.teams_by_uid(contest)
+        out = []
+        for event in contest.events:
+            entry = self._describe(event, names, teams)
+            if entry is not None:
+                out.append(entry)
+        out.reverse()
+        return out[: self.max_entries]
+
+    def _refresh(self) -> None:
+        entries = self.entries()
+        if not entries:
+            self._body.object = f"<i>{esc(self._t('log.empty'))}</i>"
+            return
+        items = []
+        for heading, details in entries:
+            body = "".join(f"<li>{esc(line)}</li>" for line in details)
+            items.append(f"<div class='raisus-log-entry'><b>{esc(heading)}</b>"
+                         f"{'<ul>' + body + '</ul>' if body else ''}</div>")
+        self._body.object = "".join(items)
+
+    # -- one event in words -----------------------------------------------------------------------
+    def _describe(self, e: dict, names: dict, teams: dict):
+        t = self._t
+
+        def n(uid):
+            return names.get(uid, uid)
+
+        kind = e["type"]
+        if kind == "contest_started":
+            sides = [", ".join(n(u) for u in side) for side in e["sides"]]
+            mode = t("contest.single_roll") if e.get("single_roll") else t("contest.rounds_mode")
+            return t("log.started", name=e["name"]), [
+                t("log.side", side=t("side.0"), names=sides[0]), t("log.side", side=t("side.1"), names=sides[1]),
+                mode]
+        if kind == "cliche_chosen":
+            extra = "" if e["appropriate"] else " · " + (t("log.inappropriate_approved") if e["approved"]
+                                                          else t("log.inappropriate"))
+            return t("log.chose", unit=n(e["unit"]), cliche=e["cliche"]) + extra, []
+        if kind == "approved":
+            return t("log.approved", unit=n(e["unit"])), []
+        if kind == "tickets_given":
+            details = [t("log.ticket_for", name=n(u)) for u in e["temporary"]]
+            details += [t("log.brevet_for", name=n(b["character"]), cliche=b["cliche"], n=e["rating"])
+                        for b in e["brevet"]]
+            return t("log.tickets", cliche=e["cliche"], n=e["rating"]), details
+        if kind == "team_formed":
+            team = e["team"]
+            members = [f"{n(m['character'])} ({m['cliche']})" + ("" if m["appropriate"]
+                                                                  else " · " + t("log.inappropriate"))
+                       for m in team["members"]]
+            details = [t("team.leader_is", name=n(team["leader"])), ", ".join(members)]
+            if team.get("revenge"):
+                details.append(t("team.revenge_armed"))
+            return t("log.team_formed", team=team["name"], side=t(f"side.{e['side']}")), details
+        if kind == "round_decided":
+            return self._describe_round(e, n)
+        if kind == "round_ended":
+            return t("log.round_ended", n=e["round"]), []
+        if kind == "volunteered":
+            lost = sum(h["current"] + h["extra"] for h in e["hits"])
+            return t("log.volunteered", name=n(e["member"]), team=n(e["team"])), [
+                t("log.volunteer_loss", n=lost, cliche=e["hits"][0]["cliche"] if e["hits"] else ""),
+                t("team.revenge_armed")]
+        if kind == "loss_assigned":
+            lost = sum(h["current"] + h["extra"] for h in e["hits"])
+            return t("log.loss_assigned", name=n(e["member"]), n=lost), []
+        if kind == "team_disbanded":
+            heading = t("log.lost_leader" if e["reason"] == "lost_leader" else "log.disbanded",
+                        team=n(e["team"]))
+            details = [t("log.loses", name=n(h["character"]), cliche=h["cliche"], n=h["current"] + h["extra"])
+                       for h in e["hits"]]
+            if e.get("revenge_carry"):
+                details.append(t("log.revenge_passes"))
+            return heading, details
+        if kind == "dropped_out":
+            return t("log.dropped_out", name=n(e["member"]), team=n(e["team"])), []
+        if kind == "contest_ended":
+            if e["winner"] is None:
+                heading = t("contest.ended_no_winner")
+            else:
+                heading = t("log.ended", side=t(f"side.{e['winner']}"))
+            details = [e["outcome"]] if e.get("outcome") else []
+            details += [t("log.fate_owed", name=n(u)) for u in e.get("owed", [])]
+            return heading, details
+        if kind == "fate_decided":
+            return t("log.fate", name=n(e["character"])), [e["text"]]
+        if kind == "fate_vetoed":
+            return t("log.fate_vetoed", name=n(e["character"])), []
+        if kind == "recovered":
+            return t("log.recovered"), [t("log.gain", name=n(g["character"]), cliche=g["cliche"], n=g["amount"])
+                                        for g in e["gains"]]
+        return None
+
+    def _describe_round(self, e: dict, n):
+        t = self._t
+        who = [n(u) for u in e["units"]]
+        heading = t("log.round" if e.get("closes_round") else "log.exchange", n=e["round"], a=who[0], b=who[1])
+        details = []
+        for spec, name in zip(e["used"], who):
+            flags = []
+            if spec.get("revenge"):
+                flags.append(t("log.revenge_used"))
+            if spec.get("inappropriate"):
+                flags.append(t("log.inappropriate"))
+            details.append(t("log.uses", name=name, cliche=spec["cliche"], n=spec["pool"]) +
+                           (" · " + " · ".join(flags) if flags else ""))
+        for i, (a, b) in enumerate(e["attempts"], 1):
+            text = t("roll.attempt", n=i, a=who[0], fa=", ".join(map(str, a["faces"])), ta=a["total"],
+                     b=who[1], fb=", ".join(map(str, b["faces"])), tb=b["total"])
+            if a["total"] == b["total"]:
+                text += " — " + t("roll.tie")
+            details.append(text)
+        details.append(t("roll.winner", round=e["round"], name=who[e["winner"]]))
+        if e["damage"] == 3:
+            details.append(t("log.inappropriate_win"))
+        for h in e["hits"]:
+            details.append(t("log.loses", name=n(h["character"]), cliche=h["cliche"], n=h["current"] + h["extra"]))
+        if not e["hits"]:
+            details.append(t("log.no_damage"))
+        return heading, details

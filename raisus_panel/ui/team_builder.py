@@ -1,0 +1,211 @@
+"""TeamBuilder: form a character team (캐릭터 팀) from the characters of one side."""
+
+from __future__ import annotations
+
+import panel as pn
+import param
+
+from raisus_panel.rules import CharacterTeam, RuleError
+
+from . import _derive as d
+from ._base import ComponentBase, esc, set_options, team_pool_text
+
+
+class TeamBuilder(ComponentBase):
+    """Pick characters of one side and the clichés they bring; see the leader and the pool; form the team.
+
+    The preview follows the rules as the players choose: who leads (the highest current score in the
+    team cliché), how the pool is made up ("Knight 4 + Viking + Squire = 6 dice"), whether a revenge
+    bonus is armed for the new team, and, on a leader tie, a prompt to name the leader. **Form team**
+    sends a ``form_team`` command through ``actions``. The side's teams already formed are listed
+    with the same make-up.
+
+    Parameters
+    ----------
+    actions
+        The adapter ``form_team`` goes through; its ``contest`` supplies the side's characters.
+    side
+        Which side (0 or 1) the team forms on.
+    """
+
+    side = param.Selector(default=0, objects=[0, 1], doc="""
+        The side of the contest whose characters can form a team here (0 = A, 1 = B).""")
+
+    def _build(self) -> None:
+        self._syncing = False
+        self._title = pn.pane.HTML(margin=(0, 10))
+        self._members = pn.widgets.CheckBoxGroup(options={}, value=[], inline=False)
+        self._members.param.watch(lambda e: self._update(), "value")
+        self._rows: dict[str, dict] = {}
+        self._rows_box = pn.Column(sizing_mode="stretch_width")
+        self._leader = pn.widgets.Select(options={}, visible=False)
+        self._leader.param.watch(lambda e: self._update(), "value")
+        self._team_name = pn.widgets.TextInput(sizing_mode="stretch_width")
+        self._preview = pn.pane.HTML(sizing_mode="stretch_width")
+        self._teams = pn.pane.HTML(sizing_mode="stretch_width")
+        self._form = pn.widgets.Button(button_type="primary", disabled=True)
+        self._form.on_click(lambda e: self.form())
+        self.param.watch(lambda e: self._refresh_now(), "side")
+        self._layout = pn.Column(self._title, self._teams, self._members, self._rows_box, self._leader,
+                                 self._team_name, self._preview, self._form, self._error,
+                                 sizing_mode="stretch_width")
+
+    def __panel__(self):
+        return self._layout
+
+    def _relabel(self) -> None:
+        t = self._t
+        self._title.object = f"<h4>{esc(t('team.title', side=t(f'side.{self.side}')))}</h4>"
+        self._members.name = t("team.members")
+        self._leader.name = t("team.leader")
+        self._team_name.param.update(name=t("team.name"), placeholder=t("team.name_placeholder"))
+        self._form.name = t("team.form")
+        for row in self._rows.values():
+            row["appropriate"].name = t("team.appropriate")
+            row["cliche"].name = t("team.cliche")
+
+    # -- state ------------------------------------------------------------------------------------
+    def _eligible(self) -> list:
+        contest = self.contest
+        if contest is None or contest.status != "active":
+            return []
+        return [u for u in contest.sides[self.side]
+                if not isinstance(u, CharacterTeam) and not d.is_mob(u) and contest.is_active(u.uid)]
+
+    def _refresh(self) -> None:
+        self._relabel_title()
+        eligible = self._eligible()
+        options = {u.name: u.uid for u in eligible}
+        if len(options) != len(eligible):
+            options = {f"{u.name} ({u.uid[:4]})": u.uid for u in eligible}
+        value = [v for v in self._members.value if v in options.values()]
+        self._syncing = True
+        try:
+            if self._members.options != options or self._members.value != value:
+                self._members.param.update(options=options, value=value)
+        finally:
+            self._syncing = False
+        self._teams.object = self._teams_html()
+        self._update()
+
+    def _relabel_title(self) -> None:
+        t = self._t
+        self._title.object = f"<h4>{esc(t('team.title', side=t(f'side.{self.side}')))}</h4>"
+
+    def _row(self, char) -> dict:
+        row = self._rows.get(char.uid)
+        if row is None:
+            row = {"label": pn.pane.HTML(esc(char.name), width=120, margin=(10, 10, 0, 10)),
+                   "cliche": pn.widgets.Select(options={}, width=180),
+                   "appropriate": pn.widgets.Checkbox(value=True, align="end")}
+            row["cliche"].param.watch(lambda e: self._update(), "value")
+            row["appropriate"].param.watch(lambda e: self._update(), "value")
+            row["appropriate"].name = self._t("team.appropriate")
+            row["cliche"].name = self._t("team.cliche")
+            self._rows[char.uid] = row
+        row["label"].object = esc(char.name)
+        usable = {c.label: c.name for c in char.cliches if c.pool > 0}
+        chosen = self.contest.chosen(char.uid) if self.contest is not None else None
+        set_options(row["cliche"], usable, prefer=chosen.name if chosen is not None else None)
+        return row
+
+    def _selected(self) -> list:
+        contest = self.contest
+        if contest is None:
+            return []
+        return [c for c in (d.unit(contest, uid) for uid in self._members.value) if c is not None]
+
+    def specs(self) -> list[dict]:
+        """The members as the ``form_team`` command wants them: character uid, cliché, appropriate."""
+        out = []
+        for char in self._selected():
+            row = self._rows.get(char.uid)
+            if row is not None and row["cliche"].value:
+                out.append({"character": char.uid, "cliche": row["cliche"].value,
+                            "appropriate": bool(row["appropriate"].value)})
+        return out
+
+    def tied(self) -> list:
+        """The members tied for the highest score in their team cliché (a leader must be named if 2+)."""
+        chars = {c.uid: c for c in self._selected()}
+        scores = {s["character"]: chars[s["character"]].cliche(s["cliche"]).current for s in self.specs()}
+        if not scores:
+            return []
+        best = max(scores.values())
+        return [chars[uid] for uid, v in scores.items() if v == best]
+
+    def _update(self) -> None:
+        if self._syncing:
+            return
+        t = self._t
+        selected = self._selected()
+        rows = [self._row(c) for c in selected]
+        self._rows_box.objects = [pn.Row(r["label"], r["cliche"], r["appropriate"]) for r in rows]
+        tied = self.tied()
+        need_leader = len(tied) > 1
+        options = {t("team.pick_leader"): ""} | {c.name: c.uid for c in tied} if need_leader else {}
+        set_options(self._leader, options)
+        self._leader.visible = need_leader
+        preview, ok = self._preview_html(selected, need_leader)
+        self._preview.object = preview
+        members = self.specs()
+        self._form.disabled = not ok or not self._can("form_team", members=members)
+
+    def _draft(self) -> CharacterTeam:
+        contest = self.contest
+        specs = [(d.unit(contest, s["character"]), s["cliche"], s["appropriate"]) for s in self.specs()]
+        leader = d.unit(contest, self._leader.value) if self._leader.value else None
+        return CharacterTeam(specs, leader=leader, name=self._team_name.value or None)
+
+    def _preview_html(self, selected, need_leader) -> tuple[str, bool]:
+        t = self._t
+        if self.contest is None:
+            return f"<i>{esc(t('team.no_contest'))}</i>", False
+        if len(selected) < 2:
+            return f"<i>{esc(t('team.pick_two'))}</i>", False
+        if need_leader and not self._leader.value:
+            names = ", ".join(c.name for c in self.tied())
+            return f"<b>{esc(t('team.leader_tie', names=names))}</b>", False
+        try:
+            team = self._draft()
+        except RuleError as exc:
+            return f"<span class='raisus-problem'>{esc(exc)}</span>", False
+        revenge = d.pending_revenge(self.contest, self.side)
+        sixes = self.contest.profile.team_dice == "member_sixes"
+        parts = [t("team.leader_is", name=team.leader.name),
+                 team_pool_text(team, self._t, revenge=revenge, sixes=sixes)]
+        if revenge:
+            parts.append(t("team.revenge_armed"))
+        if team.inappropriate:
+            parts.append(t("team.all_inappropriate"))
+        return "<br>".join(esc(p) for p in parts), True
+
+    def _teams_html(self) -> str:
+        contest = self.contest
+        if contest is None:
+            return ""
+        sixes = contest.profile.team_dice == "member_sixes"
+        lines = []
+        for u in contest.sides[self.side]:
+            if isinstance(u, CharacterTeam):
+                text = f"{u.name}: " + self._t("team.leader_is", name=u.leader.name) + " · " + \
+                    team_pool_text(u, self._t, sixes=sixes)
+                if u.revenge:
+                    text += " · " + self._t("team.revenge_armed")
+                lines.append(f"<li>{esc(text)}</li>")
+        return f"<ul>{''.join(lines)}</ul>" if lines else ""
+
+    # -- command ----------------------------------------------------------------------------------
+    def form(self):
+        """Send ``form_team`` with the chosen members, clichés, leader and name."""
+        result = self._run("form_team", members=self.specs(), leader=self._leader.value or None,
+                           name=self._team_name.value or None)
+        if result is not None:
+            self._syncing = True
+            try:
+                self._members.value = []
+                self._team_name.value = ""
+            finally:
+                self._syncing = False
+            self._update()
+        return result
