@@ -47,6 +47,17 @@ def percent(p) -> str:
     return f"{100 * p:.1f}%"
 
 
+# Panel 1.8 renamed button_type/button_style to color/variant; support both.
+_NEW_STYLE = "color" in pn.widgets.Button.param
+
+
+def style(kind: str = "default", outline: bool = False) -> dict:
+    """Keyword arguments that colour a button (or button group) on any Panel 1.x."""
+    if _NEW_STYLE:
+        return {"color": kind, "variant": "outline" if outline else "solid"}
+    return {"button_type": kind, "button_style": "outline" if outline else "solid"}
+
+
 def set_options(select, options, prefer=None) -> None:
     """Give a Select new options in one update, keeping its value if still offered (else ``prefer``,
     else the first option, else None)."""

@@ -8,7 +8,7 @@ import param
 from raisus_panel.rules import TN_PRESETS, RuleError, RulesProfile, effective_tn, odds
 from raisus_panel.rules.check import MAX_TN
 
-from ._base import ComponentBase, esc, percent, set_options
+from ._base import ComponentBase, esc, percent, set_options, style
 
 _SUITABILITY = ("suitable", "unsuitable", "very unsuitable")
 
@@ -33,13 +33,13 @@ class ActionCheckPanel(ComponentBase):
         self._character = pn.widgets.Select(options={}, sizing_mode="stretch_width")
         self._cliche = pn.widgets.Select(options={}, sizing_mode="stretch_width")
         self._preset = pn.widgets.RadioButtonGroup(options=[*TN_PRESETS.values(), "custom"], value=10,
-                                                   button_type="primary", button_style="outline")
+                                                   **style("primary", outline=True))
         self._tn = pn.widgets.IntInput(value=10, start=1, end=MAX_TN, width=110)
         self._suitability = pn.widgets.RadioButtonGroup(options=list(_SUITABILITY), value="suitable",
-                                                        button_type="primary", button_style="outline")
+                                                        **style("primary", outline=True))
         self._adjustment = pn.widgets.IntInput(value=0, start=-MAX_TN, end=MAX_TN, width=110)
         self._automatic = pn.widgets.Checkbox(value=False)
-        self._roll = pn.widgets.Button(button_type="primary")
+        self._roll = pn.widgets.Button(**style("primary"))
         self._roll.on_click(lambda e: self.roll())
         self._title = pn.pane.HTML(margin=(0, 10))
         self._preset.param.watch(self._on_preset, "value")

@@ -8,7 +8,7 @@ import param
 from raisus_panel.rules import CharacterTeam, RuleError
 
 from . import _derive as d
-from ._base import ComponentBase, esc, set_options, team_pool_text
+from ._base import ComponentBase, esc, set_options, team_pool_text, style
 from .team_builder import TeamBuilder
 
 _NONE = ""  # the "nothing chosen yet" value of pickers
@@ -48,22 +48,22 @@ class ContestTable(ComponentBase):
         self._builders = [TeamBuilder(actions=self.actions, side=s, lang=self.lang) for s in (0, 1)]
         self._builder_box = pn.Row(*self._builders, sizing_mode="stretch_width")
         # rounds
-        self._roll = pn.widgets.Button(button_type="primary")
+        self._roll = pn.widgets.Button(**style("primary"))
         self._roll.on_click(lambda e: self._run("roll_round"))
-        self._undo = pn.widgets.Button(button_type="light")
+        self._undo = pn.widgets.Button(**style("light"))
         self._undo.on_click(lambda e: self._run("undo"))
         self._attacker = pn.widgets.Select(options={})
         self._target = pn.widgets.Select(options={})
         self._attacker.param.watch(lambda e: self._sync_targets(), "value")
         self._target.param.watch(lambda e: self._sync_buttons(), "value")
-        self._exchange = pn.widgets.Button(button_type="primary")
+        self._exchange = pn.widgets.Button(**style("primary"))
         self._exchange.on_click(lambda e: self._run("exchange", attacker=self._attacker.value,
                                                     target=self._target.value))
-        self._end_round = pn.widgets.Button(button_type="light")
+        self._end_round = pn.widgets.Button(**style("light"))
         self._end_round.on_click(lambda e: self._run("end_round"))
         self._exchange_box = pn.Row(self._attacker, self._target, self._exchange, self._end_round)
         self._ticket_name = pn.widgets.TextInput(width=220)
-        self._tickets = pn.widgets.Button(button_type="light")
+        self._tickets = pn.widgets.Button(**style("light"))
         self._tickets.on_click(lambda e: self._run("give_tickets", name=self._ticket_name.value or None))
         self._ticket_box = pn.Row(self._ticket_name, self._tickets)
         self._last_roll = pn.pane.HTML(sizing_mode="stretch_width")
@@ -77,13 +77,13 @@ class ContestTable(ComponentBase):
         self._recover_amount = pn.widgets.IntInput(value=1, start=1, end=1000, width=100, disabled=True)
         self._recover_all.param.watch(lambda e: setattr(self._recover_amount, "disabled", e.new), "value")
         self._recover_cliche.param.watch(lambda e: self._sync_buttons(), "value")
-        self._recover = pn.widgets.Button(button_type="primary")
+        self._recover = pn.widgets.Button(**style("primary"))
         self._recover.on_click(lambda e: self.recover())
         self._recover_box = pn.Row(self._recover_char, self._recover_cliche, self._recover_all,
                                    self._recover_amount, self._recover)
         self._outcome = pn.widgets.TextInput(sizing_mode="stretch_width")
         self._end_winner = pn.widgets.Select(options={})
-        self._end = pn.widgets.Button(button_type="danger", button_style="outline")
+        self._end = pn.widgets.Button(**style("danger", outline=True))
         self._end.on_click(lambda e: self._run("end", outcome=self._outcome.value,
                                                winner=None if self._end_winner.value in (None, -1)
                                                else self._end_winner.value))
@@ -93,7 +93,7 @@ class ContestTable(ComponentBase):
         self._setup_name = pn.widgets.TextInput(sizing_mode="stretch_width")
         self._setup_sides = [pn.widgets.CheckBoxGroup(options={}, value=[], inline=False) for _ in (0, 1)]
         self._setup_single = pn.widgets.Checkbox(value=False)
-        self._start = pn.widgets.Button(button_type="primary")
+        self._start = pn.widgets.Button(**style("primary"))
         self._start.on_click(lambda e: self.start())
         self._setup_box = pn.Column(self._setup_title, self._setup_name, pn.Row(*self._setup_sides),
                                     self._setup_single, self._start, sizing_mode="stretch_width")
@@ -178,10 +178,10 @@ class ContestTable(ComponentBase):
             return card
         uid = u.uid
         card = {"team": isinstance(u, CharacterTeam), "head": pn.pane.HTML(sizing_mode="stretch_width"),
-                "approve": pn.widgets.Button(button_type="warning", button_style="outline")}
+                "approve": pn.widgets.Button(**style("warning", outline=True))}
         card["approve"].on_click(lambda e: self._run("approve", unit=uid))
         if card["team"]:
-            card["disband"] = pn.widgets.Button(button_type="light")
+            card["disband"] = pn.widgets.Button(**style("light"))
             card["disband"].on_click(lambda e: self._run("disband", team=uid))
             card["members"] = {}
             card["members_box"] = pn.Column(sizing_mode="stretch_width")
@@ -203,9 +203,9 @@ class ContestTable(ComponentBase):
         if row is None:
             uid = member.uid
             row = {"label": pn.pane.HTML(sizing_mode="stretch_width"),
-                   "volunteer": pn.widgets.Button(button_type="warning", width=110),
-                   "drop": pn.widgets.Button(button_type="light", width=110),
-                   "assign": pn.widgets.Button(button_type="light", width=110)}
+                   "volunteer": pn.widgets.Button(**style("warning"), width=110),
+                   "drop": pn.widgets.Button(**style("light"), width=110),
+                   "assign": pn.widgets.Button(**style("light"), width=110)}
             row["volunteer"].on_click(lambda e: self._run("volunteer", member=uid))
             row["drop"].on_click(lambda e: self._run("drop_out", member=uid))
             row["assign"].on_click(lambda e: self._run("assign_loss", member=uid))
@@ -382,8 +382,8 @@ class ContestTable(ComponentBase):
             row = self._fate_rows.get(uid)
             if row is None:
                 row = {"label": pn.pane.HTML(width=160), "text": pn.widgets.TextInput(sizing_mode="stretch_width"),
-                       "decide": pn.widgets.Button(button_type="primary"),
-                       "veto": pn.widgets.Button(button_type="danger", button_style="outline"),
+                       "decide": pn.widgets.Button(**style("primary")),
+                       "veto": pn.widgets.Button(**style("danger", outline=True)),
                        "fate": pn.pane.HTML(sizing_mode="stretch_width")}
                 row["decide"].on_click(lambda e, u=uid: self.decide_fate(u))
                 row["veto"].on_click(lambda e, u=uid: self._run("veto_fate", character=u))

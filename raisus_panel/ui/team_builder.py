@@ -8,7 +8,7 @@ import param
 from raisus_panel.rules import CharacterTeam, RuleError
 
 from . import _derive as d
-from ._base import ComponentBase, esc, set_options, team_pool_text
+from ._base import ComponentBase, esc, set_options, team_pool_text, style
 
 
 class TeamBuilder(ComponentBase):
@@ -43,7 +43,7 @@ class TeamBuilder(ComponentBase):
         self._team_name = pn.widgets.TextInput(sizing_mode="stretch_width")
         self._preview = pn.pane.HTML(sizing_mode="stretch_width")
         self._teams = pn.pane.HTML(sizing_mode="stretch_width")
-        self._form = pn.widgets.Button(button_type="primary", disabled=True)
+        self._form = pn.widgets.Button(**style("primary"), disabled=True)
         self._form.on_click(lambda e: self.form())
         self.param.watch(lambda e: self._refresh_now(), "side")
         self._layout = pn.Column(self._title, self._teams, self._members, self._rows_box, self._leader,

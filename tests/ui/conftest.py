@@ -1,0 +1,56 @@
+"""Shared builders for the UI tests: characters, contests on scripted dice, and adapters."""
+
+from __future__ import annotations
+
+import pytest
+
+from raisus_panel import i18n
+from raisus_panel.rules import Character, CharacterTeam, Contest, GruntMob, ScriptedDice
+from raisus_panel.ui import ContestActions
+
+
+@pytest.fixture(autouse=True)
+def _korean_by_default():
+    """Every test starts from the default language and leaves it so."""
+    before = i18n.settings.lang
+    i18n.settings.lang = "ko"
+    yield
+    i18n.settings.lang = before
+
+
+def duel(a=("Viking", 4), b=("Pirate", 3), rolls=(), **kwargs):
+    """Two individuals, one cliché each, on scripted dice: (contest, actions, a, b)."""
+    ca = Character(a[0], {a[0]: a[1]})
+    cb = Character(b[0], {b[0]: b[1]})
+    contest = Contest(kwargs.pop("name", "Brawl"), ca, cb, dice=ScriptedDice(rolls), **kwargs)
+    return contest, ContestActions(contest), ca, cb
+
+
+def team_vs_ogre(rolls=(), ogre=8, **kwargs):
+    """Knight(4), Viking(2), Squire(1) as a team against an Ogre (RULES.md scenarios 19, 20)."""
+    knight = Character("Knight", {"Knight": 4})
+    viking = Character("Viking", {"Viking": 2})
+    squire = Character("Squire", {"Squire": 1})
+    ogre_char = Character("Ogre", {"Ogre": ogre})
+    team = CharacterTeam([knight, viking, squire])
+    contest = Contest("Fight", team, ogre_char, dice=ScriptedDice(rolls), **kwargs)
+    return contest, ContestActions(contest), team, (knight, viking, squire, ogre_char)
+
+
+def free_trio_vs_ogre(rolls=()):
+    """Knight, Viking, Squire as separate units against an Ogre: exchanges until they team up."""
+    knight = Character("Knight", {"Knight": 4})
+    viking = Character("Viking", {"Viking": 2})
+    squire = Character("Squire", {"Squire": 1})
+    ogre = Character("Ogre", {"Ogre": 8})
+    contest = Contest("Fight", [knight, viking, squire], ogre, dice=ScriptedDice(rolls))
+    return contest, ContestActions(contest), (knight, viking, squire, ogre)
+
+
+def rats():
+    return GruntMob("700 Skeletal Rats", rating=7)
+
+
+def click(button):
+    """Press a Panel button the way a browser does."""
+    button.clicks += 1

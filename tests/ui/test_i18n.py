@@ -1,0 +1,99 @@
+"""The message catalogs: same keys and fields in every language, lookup, settings, switching."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import pathlib
+import re
+import string
+
+import pytest
+
+from raisus_panel import i18n
+from raisus_panel.i18n import LANGUAGES, catalog, t
+
+UI = pathlib.Path(__file__).parents[2] / "raisus_panel" / "ui"
+
+
+def fields(text: str) -> set[str]:
+    return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+
+
+def test_catalogs_have_the_same_keys():
+    ko, en = catalog("ko"), catalog("en")
+    assert set(ko) == set(en)
+    assert len(ko) > 100
+
+
+@pytest.mark.parametrize("key", sorted(catalog("en")))
+def test_catalogs_agree_on_format_fields(key):
+    assert fields(catalog("ko")[key]) == fields(catalog("en")[key])
+
+
+def test_no_catalog_text_is_empty_and_korean_is_korean():
+    for lang in LANGUAGES:
+        assert all(v.strip() for v in catalog(lang).values())
+    hangul = re.compile("[\uac00-\ud7a3]")
+    korean = [k for k, v in catalog("ko").items() if hangul.search(v)]
+    assert len(korean) > 0.9 * len(catalog("ko")) - 10
+
+
+def test_glossary_terms():
+    ko = catalog("ko")
+    assert ko["kind.grunt_mob"] == "잡졸 무리"
+    assert ko["kind.team"] == "캐릭터 팀"
+    assert ko["contest.single_roll"] == "한방 대결"
+    assert ko["contest.volunteer"] == "자원"
+    assert "복수 보너스" in ko["team.revenge_armed"]
+    assert ko["contest.disband"] == "해체" and ko["contest.drop_out"] == "탈퇴"
+    assert ko["check.title"] == "행동 판정"
+    assert "참가 불가자 티켓" in ko["contest.give_tickets"]
+
+
+def test_every_key_the_ui_uses_exists():
+    used = set()
+    for path in UI.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+                    re.fullmatch(r"[a-z_]+\.[a-z_0-9]+", node.value) and not node.value.endswith(".json"):
+                used.add(node.value)
+    missing = used - set(catalog("en"))
+    assert not missing
+
+
+def test_t_formats_and_falls_back():
+    assert t("contest.round", lang="en", n=3) == "Round 3"
+    assert t("contest.round", lang="ko", n=3) == "3 라운드"
+    assert t("no.such.key", lang="en") == "no.such.key"
+    assert t("contest.round", lang="en") == "Round {n}"  # missing fields leave the template
+
+
+def test_t_follows_the_settings():
+    i18n.settings.lang = "en"
+    assert t("sheet.save") == "Save"
+    i18n.settings.lang = "ko"
+    assert t("sheet.save") == "저장"
+
+
+def test_unknown_language_is_refused():
+    with pytest.raises(ValueError):
+        catalog("fr")
+
+
+def test_default_language_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv("RAISUS_LANG", "en")
+    assert i18n._env_lang() == "en"
+    monkeypatch.setenv("RAISUS_LANG", "")
+    assert i18n._env_lang() == "ko"
+    monkeypatch.setenv("RAISUS_LANG", "xx")
+    with pytest.warns(UserWarning):
+        assert i18n._env_lang() == "ko"
+
+
+def test_catalogs_are_package_data_json():
+    for lang in LANGUAGES:
+        path = pathlib.Path(importlib.import_module("raisus_panel.i18n").__file__).with_name(f"{lang}.json")
+        assert json.loads(path.read_text(encoding="utf-8"))
