@@ -1,0 +1,184 @@
+"""Who may do what in a room: checked on every command, in the room, never only in the UI.
+
+The GM may do everything. A spectator may do nothing but watch (presence is not a command). A
+player acts for the characters they own -- the table, one row per command:
+
+==================  ======================================================================
+command             a player may ...
+==================  ======================================================================
+join                register themselves (once)
+create_character    create a character they own (``owner`` is theirs or left empty)
+update_character    edit their own character (not give it away)
+remove_character    remove their own character
+action_check        roll for their own character, in the open (no secret roll, no
+                    automatic success, no TN adjustment: those are the GM's)
+choose              pick the cliché of their own unit; an inappropriate one waits for the GM
+roll_round          roll, once the GM opened the round (``open_round``), if one of their
+exchange            characters is in the contest
+volunteer, drop_out for their own team member
+assign_loss         hand on a hit, if they play the team's leader ("leader assigns" option)
+form_team, disband  with (of) their own characters only; the GM teams up anyone
+decide_fate         when one of their characters is on the winning side
+==================  ======================================================================
+
+GM only: ``set_title``, ``start_contest``, ``close_contest``, ``open_round``, ``approve``,
+``give_tickets``, ``end_round``, ``end_contest``, ``veto_fate``, ``recover``, ``undo``, and the
+secret, automatic or adjusted forms of ``action_check``.
+
+Why ``open_round``: in Risus the GM says when a round is rolled. Rather than let any player roll at
+any moment, the GM opens the round; it closes by itself when the round is decided (or ended, or the
+contest ends), so each opening allows one round.
+"""
+
+from __future__ import annotations
+
+from raisus_panel.rules import Character, CharacterTeam, RuleError
+
+from .roles import Actor, PermissionDenied, Role
+
+#: What each GM-only command does, for "Only the GM can ..." messages.
+GM_ONLY = {
+    "set_title": "rename the room",
+    "start_contest": "start a contest",
+    "close_contest": "close a contest",
+    "open_round": "open a round for the players to roll",
+    "approve": "approve an inappropriate cliché",
+    "give_tickets": "give tickets",
+    "end_round": "end a round",
+    "end_contest": "end a contest early",
+    "veto_fate": "veto a fate",
+    "recover": "restore spent dice",
+    "undo": "undo",
+}
+
+
+def _text_id(args: dict, key: str, what: str = "character") -> str:
+    value = args.get(key)
+    if not isinstance(value, str) or not value:
+        raise RuleError(f"Say which {what} ('{key}': its id).")
+    return value
+
+
+def _character(state, uid: str) -> Character:
+    char = state.characters.get(uid)
+    if char is None:
+        raise RuleError(f"There is no character with id {uid!r} in this room.")
+    return char
+
+
+def _require_own(state, actor: Actor, uid: str) -> Character:
+    char = _character(state, uid)
+    if char.owner != actor.player_id:
+        whose = "the GM (an NPC)" if not char.owner else "another player"
+        raise PermissionDenied(f"You can act only for your own characters: {char.name} belongs to {whose}.")
+    return char
+
+
+def _contest(state):
+    contest = state.contest
+    if contest is None:
+        raise RuleError("There is no contest right now: the GM starts one first.")
+    return contest
+
+
+def _unit(contest, uid: str):
+    for side in contest.sides:
+        for unit in side:
+            if unit.uid == uid:
+                return unit
+    raise RuleError(f"There is no unit with id {uid!r} in this contest.")
+
+
+def _members(unit) -> list[Character]:
+    return list(unit.members) if isinstance(unit, CharacterTeam) else [unit]
+
+
+def _team_of(contest, uid: str) -> CharacterTeam | None:
+    for side in contest.sides:
+        for unit in side:
+            if isinstance(unit, CharacterTeam) and any(m.uid == uid for m in unit.members):
+                return unit
+    return None
+
+
+def _player_rules(state, actor: Actor, name: str, args: dict) -> None:
+    """Raise PermissionDenied unless the player ``actor`` may run ``name`` with ``args``."""
+    me = actor.player_id
+    if name in GM_ONLY:
+        raise PermissionDenied(f"Only the GM can {GM_ONLY[name]}.")
+    if name == "join":
+        return
+    if not me or me not in state.players:
+        raise PermissionDenied("Join the room first (with your name), then act for your characters.")
+    if name == "create_character":
+        if (args.get("owner") or me) != me:
+            raise PermissionDenied("You can create characters only for yourself; the GM creates the others.")
+    elif name == "update_character":
+        _require_own(state, actor, _text_id(args, "uid"))
+        if "owner" in args and args["owner"] != me:
+            raise PermissionDenied("Only the GM can give a character to someone else.")
+    elif name == "remove_character":
+        _require_own(state, actor, _text_id(args, "uid"))
+    elif name == "action_check":
+        _require_own(state, actor, _text_id(args, "character"))
+        if args.get("private"):
+            raise PermissionDenied("Only the GM can roll in secret.")
+        if args.get("automatic"):
+            raise PermissionDenied("Only the GM can declare an action automatic.")
+        if args.get("adjustment", 0):
+            raise PermissionDenied("Only the GM can adjust the target number beyond suitability.")
+    elif name == "choose":
+        for member in _members(_unit(_contest(state), _text_id(args, "unit", "unit"))):
+            _require_own(state, actor, member.uid)
+        if args.get("approved"):
+            raise PermissionDenied("Only the GM can approve an inappropriate cliché: ask, and describe "
+                                   "it convincingly.")
+    elif name in ("roll_round", "exchange"):
+        contest = _contest(state)
+        if not state.round_open:
+            raise PermissionDenied("Wait for the GM to open the round: only the GM can roll before that.")
+        if not any(c.owner == me for c in contest.characters()):
+            raise PermissionDenied("Only players with a character in this contest can roll.")
+    elif name in ("volunteer", "drop_out"):
+        _require_own(state, actor, _text_id(args, "member"))
+    elif name == "assign_loss":
+        team = _team_of(_contest(state), _text_id(args, "member"))
+        if team is None:
+            raise RuleError("That character is not in a character team.")
+        if team.leader.owner != me:
+            raise PermissionDenied(f"Only the player of the team's leader ({team.leader.name}) can hand on "
+                                   "the hit.")
+    elif name == "form_team":
+        members = args.get("members")
+        if not isinstance(members, list) or not members:
+            raise RuleError("List the team's members ('members').")
+        for spec in members:
+            uid = spec[0] if isinstance(spec, (list, tuple)) and spec else spec
+            uid = uid.get("character") if isinstance(uid, dict) else uid
+            _require_own(state, actor, uid if isinstance(uid, str) else "")
+    elif name == "disband":
+        for member in _members(_unit(_contest(state), _text_id(args, "team", "team"))):
+            _require_own(state, actor, member.uid)
+    elif name == "decide_fate":
+        contest = _contest(state)
+        if contest.winner is None or not any(c.owner == me for c in contest.characters(contest.winner)):
+            raise PermissionDenied("Only the winners decide fates: none of your characters is on the "
+                                   "winning side.")
+    else:  # a command with no rule for players is the GM's
+        raise PermissionDenied(f"Only the GM can {name.replace('_', ' ')}.")
+
+
+def authorize(state, actor: Actor, name: str, args: dict) -> None:
+    """Raise :class:`PermissionDenied` unless ``actor`` may run command ``name`` with ``args``.
+
+    ``state`` is the room's :class:`~.projection.RoomState`. Arguments that name nothing in the room
+    raise :class:`RuleError`. Rules (is it the right moment, is the cliché at 0) are checked later
+    by the command itself, for every role.
+    """
+    if not isinstance(actor, Actor):
+        raise PermissionDenied("A command needs an actor (who is asking).")
+    if actor.role is Role.GM:
+        return
+    if actor.role is Role.SPECTATOR:
+        raise PermissionDenied("Spectators watch; they cannot act.")
+    _player_rules(state, actor, name, args)

@@ -1,0 +1,512 @@
+"""The shared game room: one table, its characters, its contest and its event log.
+
+Every change goes through :meth:`Room.apply`: authorize the actor, let the rules decide, write the
+events to the store (durably), then apply them to the models in one update and tell the
+subscribers. The store's event log is the truth; the parameters of a :class:`Room` are its
+projection, and :meth:`Room.load` rebuilds exactly the same state from the log.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import re
+import secrets
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable
+
+import param
+
+from raisus_panel.rules import Character, Contest, RuleError, SeededDice
+from raisus_panel.rules.dice import DiceSource
+from raisus_panel.rules.validation import clean_name
+
+from .commands import ROOM_PLANS, check_arguments, prepare_contest_command, runs_on_contest
+from .errors import RoomChanged, SequenceConflict
+from .events import stamp, visible_to
+from .permissions import authorize
+from .projection import RoomState, apply_event, effective, project, round_open_of
+from .roles import Actor, PermissionDenied
+from .store import Store, check_room_id
+
+log = logging.getLogger(__name__)
+
+#: The export file's format tag and version (see :mod:`.transfer`).
+ROOM_FORMAT = "raisus_panel/room"
+ROOM_FORMAT_VERSION = 1
+
+_COMMAND_ID = re.compile(r"[\x21-\x7e]{1,128}")
+#: Commands that ``undo`` never takes back: they are not moves of the game.
+_NOT_UNDONE = {"room_created", "player_joined"}
+
+Subscriber = Callable[[list[dict]], None]
+
+
+def new_room_id() -> str:
+    """A fresh, unguessable-enough room id (it is not a secret: links carry their own tokens)."""
+    return secrets.token_urlsafe(9)
+
+
+def create_in_store(store: Store, title: str = "Risus", *, room_id: str | None = None,
+                    meta: dict | None = None) -> str:
+    """Write a new room (its ``room_created`` event) to ``store`` and return its id."""
+    room_id = check_room_id(room_id or new_room_id())
+    title = clean_name(title, "room title")
+    first = stamp({"type": "room_created", "title": title}, seq=1, cmd_id=uuid.uuid4().hex,
+                  command="create_room", actor=Actor.gm())
+    store.create_room(room_id, {"title": title, "created": first["ts"], **(meta or {})}, [first])
+    return room_id
+
+
+def _same(old, new) -> bool:
+    """Equal for publishing: objects by identity, data by value (so watchers fire only on change)."""
+    if isinstance(old, list) and isinstance(new, list):
+        return len(old) == len(new) and all(_same(a, b) for a, b in zip(old, new))
+    if isinstance(old, param.Parameterized) or isinstance(new, param.Parameterized):
+        return old is new
+    return type(old) is type(new) and old == new
+
+
+class Room(param.Parameterized):
+    """One shared table: its characters, the contest in play, past contests, checks and log.
+
+    Everything on the parameters is public: safe to show to any session. What only the GM may see
+    (secret rolls) is reachable only through methods that take an :class:`~.roles.Actor`:
+    :meth:`visible_events` and :meth:`checks_for`.
+
+    Create a room with :meth:`create`, reopen one with :meth:`load`, or for a notebook use
+    :meth:`local`. Change it only with :meth:`apply` (or a :class:`~.session.RoomSession`).
+
+    Examples
+    --------
+    >>> gm = Room.local("Tavern")
+    >>> _ = gm.act("create_character", name="Olaf", cliches=[{"name": "Viking", "rating": 4}])
+    >>> gm.room.characters[0].label
+    'Olaf: Viking (4)'
+    """
+
+    room_id = param.String(default="", constant=True, doc="""
+        The room's id in its store (URL-safe; not a secret -- links carry their own tokens).""")
+
+    title = param.String(default="", doc="""
+        The room's title as shown in the lobby and on the room page.""")
+
+    characters = param.List(default=[], item_type=Character, doc="""
+        Every character and grunt mob at this table (players' characters and the GM's NPCs), in the
+        order they were created. Replaced, never mutated in place; the objects themselves are kept
+        (and changed) as the game goes on, so views bound to a character stay bound.""")
+
+    contest = param.ClassSelector(class_=Contest, default=None, allow_None=True, doc="""
+        The contest in play -- running, or ended and waiting for fates and recovery -- or None between
+        contests. The GM's ``close_contest`` (or the next ``start_contest``) moves it to
+        ``past_contests``. After an undo of anything but a contest command it is a new object.""")
+
+    past_contests = param.List(default=[], doc="""
+        Summaries of the closed contests, oldest first: contest uid, name, sides, winner, outcome,
+        rounds and fates. The full contest can be replayed with :meth:`Room.replay_contest`.""")
+
+    checks = param.List(default=[], doc="""
+        The action checks rolled in the open (the GM's secret rolls are not here): one dict per
+        check with ``seq``, ``character``, the cliché, the dice, the target number and success.""")
+
+    log = param.List(default=[], doc="""
+        The room's visible event log: every event but the GM's private ones, in order. Read-only.""")
+
+    seq = param.Integer(default=0, bounds=(0, None), doc="""
+        The sequence number of the room's last event (private ones included). A session that has
+        seen up to ``n`` catches up with ``visible_events(actor, from_seq=n)``.""")
+
+    players = param.Dict(default={}, doc="""
+        The players who joined: player id -> name.""")
+
+    presence = param.Dict(default={}, doc="""
+        Who is connected now: session id -> {role, player_id, name, since}. Not saved: after a
+        restart nobody is connected until they come back.""")
+
+    round_open = param.Boolean(default=False, doc="""
+        True while the GM lets the players roll the current round (``open_round``). It closes by
+        itself when the round is decided, ended, or the contest ends.""")
+
+    dice = param.ClassSelector(class_=DiceSource, precedence=-1, doc="""
+        Where this room's dice come from. Events keep the faces, so loading never needs it.""")
+
+    #: How many recent command ids are remembered to make resends harmless.
+    RECENT_COMMANDS = 1000
+
+    def __init__(self, store: Store, room_id: str, *, dice: DiceSource | None = None, **params):
+        super().__init__(room_id=room_id, dice=dice or SeededDice(), **params)
+        self._store = store
+        self._lock = threading.RLock()
+        self._subscribers: dict[int, Subscriber] = {}
+        self._next_subscriber = 0
+        self._events: list[dict] = []
+        self._public: list[dict] = []
+        self._recent: OrderedDict[str, tuple[tuple[str, str], list[dict]]] = OrderedDict()
+        self._state = RoomState(self.dice)
+        with self._lock:
+            self._reset_log(store.read(room_id))
+            self._reproject()
+            self._publish()
+
+    # ------------------------------------------------------------------------ making rooms --
+    @classmethod
+    def create(cls, store: Store, title: str = "Risus", *, room_id: str | None = None,
+               dice: DiceSource | None = None, meta: dict | None = None) -> "Room":
+        """A new, empty room in ``store``.
+
+        Parameters
+        ----------
+        store
+            Where the room's events are kept.
+        title
+            The room's title.
+        room_id
+            Its id; a fresh random one when omitted.
+        dice
+            The dice source (a :class:`~raisus_panel.rules.SeededDice` from the OS when omitted).
+        meta
+            Extra metadata kept with the room in the store (not part of the game).
+        """
+        return cls(store, create_in_store(store, title, room_id=room_id, meta=meta), dice=dice)
+
+    @classmethod
+    def load(cls, store: Store, room_id: str, *, dice: DiceSource | None = None) -> "Room":
+        """Reopen a room by replaying its event log from ``store`` (no dice are needed)."""
+        return cls(store, room_id, dice=dice)
+
+    @staticmethod
+    def local(title: str = "Risus", *, path=None, dice: DiceSource | None = None):
+        """A one-person room for a notebook, as the GM's :class:`~.session.RoomSession`.
+
+        The GM may do everything, so one session plays every role. The room is in memory, or in
+        the SQLite file ``path`` (reopened there next time). ``session.room`` is the room.
+        """
+        from .session import LocalRoom
+        return LocalRoom(title, path=path, dice=dice).session
+
+    @property
+    def store(self) -> Store:
+        """The store this room writes to."""
+        return self._store
+
+    # --------------------------------------------------------------------------- commands --
+    def apply(self, actor: Actor, name: str, args: dict | None = None,
+              command_id: str | None = None) -> list[dict]:
+        """Run one command for ``actor`` and return the events it made.
+
+        Parameters
+        ----------
+        actor
+            Who asks (their role decides what they may do).
+        name
+            The command, e.g. ``"create_character"``, ``"roll_round"`` (see :mod:`.commands`).
+        args
+            The command's arguments; characters, units and teams are named by their uid.
+        command_id
+            An id for this request. Sending the same id again (a double click, a resend after a lost
+            answer) returns the first answer's events without applying anything again.
+
+        Returns
+        -------
+        list of dict
+            The new room events, already durable in the store.
+
+        Raises
+        ------
+        PermissionDenied
+            The actor's role does not allow it. Nothing changed.
+        RuleError
+            The rules refuse it, or the store could not save it. Nothing changed.
+        """
+        command_id = self._command_id(command_id)
+        with self._lock:
+            name, args = check_arguments(name, args, self._state)
+            if command_id in self._recent:
+                who, events = self._recent[command_id]
+                if not isinstance(actor, Actor) or who != actor.key:
+                    raise RuleError("That command id was already used by someone else: send a new one.")
+                return copy.deepcopy(events)
+            authorize(self._state, actor, name, args)
+            try:
+                if name == "undo":
+                    events = self._undo(actor, command_id)
+                elif runs_on_contest(self._state, name, args):
+                    events = self._run_contest(actor, name, args, command_id)
+                else:
+                    events = self._run_planned(actor, name, args, command_id)
+            except SequenceConflict:
+                self.refresh()
+                raise RoomChanged("Someone else changed this room at the same moment; it has been "
+                                  "refreshed. Check the table and try again.") from None
+            self._remember(command_id, actor, events)
+            self._publish()
+            self._notify(events)
+            return copy.deepcopy(events)
+
+    def check(self, actor: Actor, name: str, args: dict | None = None) -> None:
+        """Raise what :meth:`apply` would raise before rolling, without changing anything.
+
+        Checks the arguments and the actor's permission, then runs the command's plan without
+        writing it (room commands) or asks the contest (:meth:`Contest.why_not`, which uses no
+        real dice) for contest commands.
+        """
+        with self._lock:
+            name, args = check_arguments(name, args, self._state)
+            authorize(self._state, actor, name, args)
+            if name == "undo":
+                self._undo_target()
+            elif runs_on_contest(self._state, name, args):
+                method, pos, kw = prepare_contest_command(self._state, name, args)
+                reason = self._state.contest.why_not(method, *pos, **kw)
+                if reason:
+                    raise RuleError(reason)
+            else:
+                ROOM_PLANS[name](self._state, actor, args, dice=self.dice, dry=True)
+
+    def _command_id(self, command_id) -> str:
+        if command_id is None:
+            return uuid.uuid4().hex
+        if not isinstance(command_id, str) or not _COMMAND_ID.fullmatch(command_id):
+            raise RuleError("A command id is 1-128 visible ASCII characters.")
+        return command_id
+
+    def _stamp_all(self, payloads: list[dict], actor: Actor, name: str, command_id: str) -> list[dict]:
+        first = len(self._events) + 1
+        return [stamp(p, seq=first + i, cmd_id=command_id, command=name, actor=actor)
+                for i, p in enumerate(payloads)]
+
+    def _commit(self, events: list[dict]) -> None:
+        """Write the events to the store (durable when it returns); raise and change nothing if not."""
+        if events:
+            self._store.append(self.room_id, events)
+
+    def _run_planned(self, actor: Actor, name: str, args: dict, command_id: str) -> list[dict]:
+        payloads = ROOM_PLANS[name](self._state, actor, args, dice=self.dice)
+        events = self._stamp_all(payloads, actor, name, command_id)
+        self._commit(events)
+        for event in events:
+            apply_event(self._state, event, live=True)
+        self._log(events)
+        return events
+
+    def _run_contest(self, actor: Actor, name: str, args: dict, command_id: str) -> list[dict]:
+        method, pos, kw = prepare_contest_command(self._state, name, args)
+        contest = self._state.contest
+        written: list[dict] = []
+
+        def sink(contest_events: list[dict]) -> None:
+            # Runs inside the contest's command, after it applied the events and before it returns:
+            # if the store refuses, the contest rolls the command back and re-raises.
+            events = self._stamp_all([{"type": "contest", "contest": contest.uid, "event": e}
+                                      for e in contest_events], actor, name, command_id)
+            self._commit(events)
+            written.extend(events)
+
+        contest.event_sink = sink
+        try:
+            getattr(contest, method)(*pos, **kw)
+        finally:
+            contest.event_sink = None
+        for event in written:
+            apply_event(self._state, event, live=True)
+        self._log(written)
+        return written
+
+    # ------------------------------------------------------------------------------- undo --
+    def _undo_target(self) -> list[dict]:
+        """The events of the last command that undo would take back; RuleError if there is none."""
+        alive = effective(self._events)
+        for i in range(len(alive) - 1, -1, -1):
+            if alive[i]["type"] not in _NOT_UNDONE:
+                cmd = alive[i]["cmd_id"]
+                return [e for e in alive if e["cmd_id"] == cmd]
+        raise RuleError("Nothing to undo.")
+
+    def _undo(self, actor: Actor, command_id: str) -> list[dict]:
+        target = self._undo_target()
+        payload = {"type": "undone", "undone_cmd_id": target[0]["cmd_id"],
+                   "undone_command": target[0]["command"], "undone_seqs": [e["seq"] for e in target],
+                   "private": any(e["private"] for e in target)}
+        events = self._stamp_all([payload], actor, "undo", command_id)
+        self._commit(events)
+        self._log(events)
+        contest = self._state.contest
+        in_place = (contest is not None and all(e["type"] == "contest" and e["contest"] == contest.uid
+                                                and e["event"]["type"] != "contest_started" for e in target))
+        if in_place:  # a contest command: the contest takes it back itself, keeping its objects
+            try:
+                contest.undo()
+                self._state.round_open = round_open_of(effective(self._events))
+                return events
+            except RuleError:  # pragma: no cover - should not happen; the log is the truth anyway
+                log.exception("contest undo failed; re-projecting the room")
+        self._reproject()
+        return events
+
+    # ------------------------------------------------------------------------- projection --
+    def _reset_log(self, events: list[dict]) -> None:
+        self._events = list(events)
+        self._public = [e for e in self._events if not e["private"]]
+        self._recent.clear()
+        for event in self._events:
+            if event["cmd_id"] in self._recent:
+                self._recent[event["cmd_id"]][1].append(event)
+            else:
+                key = (event["actor"]["role"], event["actor"]["player_id"])
+                self._recent[event["cmd_id"]] = (key, [event])
+                self._trim_recent()
+
+    def _log(self, events: list[dict]) -> None:
+        self._events.extend(events)
+        self._public.extend(e for e in events if not e["private"])
+
+    def _remember(self, command_id: str, actor: Actor, events: list[dict]) -> None:
+        if events:
+            self._recent[command_id] = (actor.key, events)
+            self._trim_recent()
+
+    def _trim_recent(self) -> None:
+        while len(self._recent) > self.RECENT_COMMANDS:
+            self._recent.popitem(last=False)
+
+    def _reproject(self) -> None:
+        """Rebuild the state from the whole log, reusing the character objects views are bound to."""
+        self._state = project(self._events, dice=self.dice, pool=dict(self._state.characters))
+
+    def refresh(self) -> None:
+        """Re-read the log from the store and rebuild the state (after another process wrote to it)."""
+        with self._lock:
+            self._reset_log(self._store.read(self.room_id))
+            self._reproject()
+            self._publish()
+
+    def _publish(self) -> None:
+        """Project the state onto the parameters in one update; only what changed, so watchers fire once."""
+        state = self._state
+        values = {
+            "title": state.title, "characters": list(state.characters.values()), "contest": state.contest,
+            "past_contests": list(state.past), "checks": [c for c in state.checks if not c["private"]],
+            "log": list(self._public), "seq": len(self._events), "players": dict(state.players),
+            "round_open": state.round_open,
+        }
+        changes = {k: v for k, v in values.items() if not _same(getattr(self, k), v)}
+        if changes:
+            self.param.update(**changes)
+
+    # ----------------------------------------------------------------------------- reading --
+    def visible_events(self, actor: Actor, from_seq: int = 0) -> list[dict]:
+        """The events after sequence number ``from_seq`` that ``actor`` may see (copies).
+
+        The GM sees every event; players and spectators never receive the GM's private ones, so
+        their sequence numbers may skip. Build a session's view from these (or from the public
+        parameters), never from the room's internals.
+        """
+        with self._lock:
+            events = self._events[max(0, from_seq):]
+            return copy.deepcopy([e for e in events if visible_to(actor, e)])
+
+    def checks_for(self, actor: Actor) -> list[dict]:
+        """The action checks ``actor`` may see: all for the GM, the open ones for everyone else."""
+        with self._lock:
+            return copy.deepcopy([c for c in self._state.checks if visible_to(actor, c)])
+
+    def snapshot(self, actor: Actor) -> dict:
+        """The room's whole state as ``actor`` may see it, as JSON-ready data (for tests and debugging)."""
+        with self._lock:
+            contest = self._state.contest
+            data = contest and {
+                "uid": contest.uid, "name": contest.name, "status": contest.status, "round": contest.round,
+                "winner": contest.winner, "outcome": contest.outcome, "single_roll": contest.single_roll,
+                "sides": [[u.uid for u in side] for side in contest.sides],
+                "owed_fates": list(contest.owed_fates), "fates": dict(contest.fates),
+                "events": contest.events, "history": contest.history, "series": contest.series,
+                "last_roll": contest.last_roll, "volunteer_window": contest.volunteer_window,
+            }
+            snap = {"room_id": self.room_id, "title": self._state.title, "seq": len(self._events),
+                    "players": self._state.players, "round_open": self._state.round_open,
+                    "characters": [c.to_dict() for c in self._state.characters.values()],
+                    "contest": data, "past_contests": self._state.past, "checks": self.checks_for(actor)}
+            return json.loads(json.dumps(snap))
+
+    def replay_contest(self, contest_uid: str) -> Contest:
+        """A closed (or the current) contest rebuilt from the log, on copies of its characters.
+
+        For looking back (charts, logs); it shares nothing with the room and cannot change it.
+        """
+        with self._lock:
+            events = [e["event"] for e in effective(self._events)
+                      if e["type"] == "contest" and e["contest"] == contest_uid]
+        if not events:
+            raise RuleError(f"There is no contest {contest_uid!r} in this room.")
+        return Contest.from_events(events)
+
+    def export_json(self, actor: Actor | None = None) -> str:
+        """The whole room as a file: every event (private ones too) with a format tag and version.
+
+        ``actor``, when given, must be the GM (only the GM may take the whole room away).
+        Load it elsewhere with :func:`~.transfer.import_room`.
+        """
+        if actor is not None and not actor.is_gm:
+            raise PermissionDenied("Only the GM can export the room.")
+        with self._lock:
+            data = {"format": ROOM_FORMAT, "version": ROOM_FORMAT_VERSION, "room_id": self.room_id,
+                    "title": self._state.title, "exported_at": round(time.time(), 3),
+                    "events": self._events}
+            return json.dumps(data, ensure_ascii=False, indent=1)
+
+    # ------------------------------------------------------------------- fan-out, presence --
+    def subscribe(self, callback: Subscriber) -> Callable[[], None]:
+        """Call ``callback(events)`` after each committed command; returns the unsubscribe function.
+
+        Callbacks run on the commanding thread, in commit order, while the room is locked: they must
+        be quick and must not wait for another thread (a Panel session schedules its update with
+        ``add_next_tick_callback``). They receive *all* events, private ones included: a session
+        subscribes through :meth:`~.session.RoomSession.subscribe`, which filters them. An exception
+        in a callback is logged and does not undo the command.
+        """
+        with self._lock:
+            self._next_subscriber += 1
+            key = self._next_subscriber
+            self._subscribers[key] = callback
+
+        def unsubscribe() -> None:
+            with self._lock:
+                self._subscribers.pop(key, None)
+        return unsubscribe
+
+    @property
+    def subscriber_count(self) -> int:
+        """How many callbacks are subscribed now (to check closed sessions unsubscribed)."""
+        return len(self._subscribers)
+
+    def _notify(self, events: list[dict]) -> None:
+        if not events:
+            return
+        for callback in list(self._subscribers.values()):
+            try:
+                callback(copy.deepcopy(events))
+            except Exception:  # one broken session must not break the table
+                log.exception("a room subscriber failed")
+
+    def connect(self, actor: Actor, session_id: str) -> None:
+        """Mark a session as present (anyone may, spectators included). Not an event: not saved."""
+        if not isinstance(actor, Actor):
+            raise PermissionDenied("A session needs an actor.")
+        with self._lock:
+            entry = {"role": actor.role.value, "player_id": actor.player_id, "name": actor.name,
+                     "since": round(time.time(), 3)}
+            self.presence = {**self.presence, str(session_id): entry}
+
+    def disconnect(self, session_id: str) -> None:
+        """Forget a session's presence (calling it twice is harmless)."""
+        with self._lock:
+            if str(session_id) in self.presence:
+                self.presence = {k: v for k, v in self.presence.items() if k != str(session_id)}
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}({self.room_id!r}, title={self._state.title!r}, seq={len(self._events)}, "
+                f"characters={len(self._state.characters)}, contest={'yes' if self._state.contest else 'no'})")

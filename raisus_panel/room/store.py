@@ -1,0 +1,197 @@
+"""Stores keep rooms' event logs: the small interface, and the in-memory store.
+
+A store is the durable truth of every room. A room appends the events of each command and the
+command returns only after :meth:`Store.append` did; loading a room reads its events back and
+replays them. Anything that can append atomically and read in order can be a store: the SQLite
+store (:mod:`.sqlite_store`) is the embedded default, and a Redis-backed store can follow by
+implementing these few methods (``append`` as a MULTI/EXEC or a Lua script that checks the next
+sequence number, ``subscribe`` on a pub/sub channel per room, so several server processes share
+rooms).
+"""
+
+from __future__ import annotations
+
+import abc
+import copy
+import json
+import re
+import threading
+from collections.abc import Callable, Iterable
+
+from .errors import RoomExists, SequenceConflict, StoreError, UnknownRoom
+
+#: Room ids are short, URL-safe and safe in file names and SQL.
+ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+StoreCallback = Callable[[str, list[dict]], None]
+
+
+def check_room_id(room_id) -> str:
+    """Return ``room_id`` if it is a valid room id, else raise :class:`StoreError`."""
+    if not isinstance(room_id, str) or not ROOM_ID.fullmatch(room_id):
+        raise StoreError(f"A room id is 1-64 letters, digits, '-' or '_'; not {room_id!r}.")
+    return room_id
+
+
+def encode_event(event: dict) -> str:
+    """An event as the JSON text a store keeps (compact, any script kept as is)."""
+    try:
+        return json.dumps(event, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:  # a programming error: events are JSON-ready by design
+        raise StoreError(f"An event could not be saved as JSON: {exc}") from None
+
+
+def check_sequence(events: list[dict], last: int) -> int:
+    """Check ``events`` continue a log whose last sequence number is ``last``; return the new last."""
+    for i, event in enumerate(events, last + 1):
+        if not isinstance(event, dict) or event.get("seq") != i:
+            got = event.get("seq") if isinstance(event, dict) else event
+            raise SequenceConflict(f"Event {got!r} does not follow sequence number {i - 1}: someone "
+                                   "else wrote to this room at the same moment.")
+    return last + len(events)
+
+
+class Store(abc.ABC):
+    """Where rooms' event logs are kept.
+
+    Events are JSON-ready ``dict`` objects, each with a ``"seq"`` (1, 2, 3, ... per room, no gaps).
+    Implementations must be safe to call from several threads.
+
+    Methods to implement: :meth:`create_room`, :meth:`append`, :meth:`read`, :meth:`list_rooms`,
+    :meth:`room_meta`, :meth:`set_meta`. :meth:`subscribe` is provided for stores in one process;
+    a store shared between processes (Redis) overrides it to deliver other processes' appends too.
+    """
+
+    def __init__(self):
+        self._subscribers: dict[str, dict[int, StoreCallback]] = {}
+        self._sub_lock = threading.Lock()
+        self._next_sub = 0
+
+    @abc.abstractmethod
+    def create_room(self, room_id: str, meta: dict, events: Iterable[dict] = ()) -> None:
+        """Create a room with its metadata and, atomically, its first events.
+
+        Raises
+        ------
+        RoomExists
+            If ``room_id`` is taken; nothing is written.
+        """
+
+    @abc.abstractmethod
+    def append(self, room_id: str, events: list[dict]) -> int:
+        """Append ``events`` to the room's log, all or nothing, and return the last sequence number.
+
+        The events' ``seq`` must continue the log without gaps (:class:`SequenceConflict`
+        otherwise). When this returns, the events are durable (on disk for a file store).
+        """
+
+    @abc.abstractmethod
+    def read(self, room_id: str, from_seq: int = 0) -> list[dict]:
+        """The room's events with a sequence number above ``from_seq``, in order (new dicts)."""
+
+    @abc.abstractmethod
+    def list_rooms(self) -> list[str]:
+        """The ids of all rooms, oldest first."""
+
+    @abc.abstractmethod
+    def room_meta(self, room_id: str) -> dict:
+        """The metadata given at :meth:`create_room` (or the last :meth:`set_meta`)."""
+
+    @abc.abstractmethod
+    def set_meta(self, room_id: str, meta: dict) -> None:
+        """Replace the room's metadata (used for link hashes; never for game state)."""
+
+    def close(self) -> None:
+        """Release files and connections. The store cannot be used afterwards."""
+
+    # -- subscriptions (in-process) ------------------------------------------------------------
+    def subscribe(self, room_id: str, callback: StoreCallback) -> Callable[[], None]:
+        """Call ``callback(room_id, events)`` after each append to the room; returns unsubscribe.
+
+        The callback runs on the appending thread after the append committed; it must be quick.
+        """
+        with self._sub_lock:
+            self._next_sub += 1
+            key = self._next_sub
+            self._subscribers.setdefault(room_id, {})[key] = callback
+
+        def unsubscribe() -> None:
+            with self._sub_lock:
+                self._subscribers.get(room_id, {}).pop(key, None)
+        return unsubscribe
+
+    def _published(self, room_id: str, events: list[dict]) -> None:
+        with self._sub_lock:
+            callbacks = list(self._subscribers.get(room_id, {}).values())
+        for callback in callbacks:
+            callback(room_id, copy.deepcopy(events))
+
+
+class MemoryStore(Store):
+    """Rooms kept in this process only: for notebooks, tests and throw-away rooms.
+
+    Events are kept as JSON text, exactly like a file store, so what a room reads back is what a
+    file store would give.
+    """
+
+    def __init__(self):
+        super().__init__()
+        self._lock = threading.RLock()
+        self._rooms: dict[str, dict] = {}
+
+    def _room(self, room_id: str) -> dict:
+        try:
+            return self._rooms[room_id]
+        except KeyError:
+            raise UnknownRoom(f"There is no room {room_id!r} here.") from None
+
+    def create_room(self, room_id: str, meta: dict, events: Iterable[dict] = ()) -> None:
+        """See :meth:`Store.create_room`."""
+        check_room_id(room_id)
+        events = list(events)
+        check_sequence(events, 0)
+        lines = [encode_event(e) for e in events]
+        meta_text = json.dumps(meta, ensure_ascii=False)
+        with self._lock:
+            if room_id in self._rooms:
+                raise RoomExists(f"A room {room_id!r} already exists.")
+            self._rooms[room_id] = {"meta": meta_text, "events": lines}
+        if events:
+            self._published(room_id, events)
+
+    def append(self, room_id: str, events: list[dict]) -> int:
+        """See :meth:`Store.append`."""
+        events = list(events)
+        lines = [encode_event(e) for e in events]
+        with self._lock:
+            room = self._room(room_id)
+            last = check_sequence(events, len(room["events"]))
+            room["events"] = room["events"] + lines
+        if events:
+            self._published(room_id, events)
+        return last
+
+    def read(self, room_id: str, from_seq: int = 0) -> list[dict]:
+        """See :meth:`Store.read`."""
+        with self._lock:
+            lines = self._room(room_id)["events"][max(0, from_seq):]
+        return [json.loads(line) for line in lines]
+
+    def list_rooms(self) -> list[str]:
+        """See :meth:`Store.list_rooms`."""
+        with self._lock:
+            return list(self._rooms)
+
+    def room_meta(self, room_id: str) -> dict:
+        """See :meth:`Store.room_meta`."""
+        with self._lock:
+            return json.loads(self._room(room_id)["meta"])
+
+    def set_meta(self, room_id: str, meta: dict) -> None:
+        """See :meth:`Store.set_meta`."""
+        text = json.dumps(meta, ensure_ascii=False)
+        with self._lock:
+            self._room(room_id)["meta"] = text
+
+    def __repr__(self) -> str:
+        return f"MemoryStore(rooms={len(self._rooms)})"
