@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import panel as pn
 import param
 from bokeh.models import ColumnDataSource, HoverTool, Legend
@@ -99,7 +101,8 @@ class ScoreChart(ComponentBase):
         row = {"x": [float(point["x"])], "round": [point["round"]],
                "event": [self._event_label(point["kind"])], "faces": [faces_text(point, self._t)]}
         for key, col in self.columns().items():
-            row[col] = [point["scores"].get(key, 0)]
+            # NaN before a series came into play: the line starts where the cliché was first used
+            row[col] = [point["scores"].get(key, math.nan)]
         return row
 
     def _marker_rows(self, index: int, history: list[dict], contest) -> dict:

@@ -1,0 +1,78 @@
+"""ActionCheckPanel: exact odds before the roll, following the inputs; the roll through the adapter."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from raisus_panel.rules import Character, ScriptedDice, odds
+from raisus_panel.ui import ActionCheckPanel, ContestActions
+
+from .conftest import click
+
+
+def panel_for(*chars, rolls=()):
+    actions = ContestActions(characters=list(chars), dice=ScriptedDice(rolls))
+    return ActionCheckPanel(actions=actions, lang="en"), actions
+
+
+def test_chance_is_shown_before_rolling_and_follows_the_inputs():
+    viking = Character("Viking", {"Viking": 4, "Cook": 1})
+    panel, _ = panel_for(viking)
+    assert panel._character.value == viking.uid and panel._cliche.value == "Viking"
+    assert panel._tn.value == 10
+    assert panel.chance() == odds.check_chance(4, 10)
+    assert f"{100 * float(odds.check_chance(4, 10)):.1f}%" in panel._chance.object
+    panel._preset.value = 15
+    assert panel._tn.value == 15 and panel.chance() == odds.check_chance(4, 15)
+    panel._suitability.value = "unsuitable"
+    assert panel.chance() == odds.check_chance(4, 20) and "TN 20" in panel._chance.object
+    panel._adjustment.value = -3
+    assert panel.chance() == odds.check_chance(4, 17)
+    panel._tn.value = 12
+    assert panel._preset.value == "custom"
+    panel._cliche.value = "Cook"
+    assert panel.chance() == odds.check_chance(1, 14) == 0
+    assert "0%" in panel._chance.object
+    panel._automatic.value = True
+    assert panel.chance() == 1 and "Automatic" in panel._chance.object
+
+
+def test_presets_are_the_rules_tns():
+    panel, _ = panel_for(Character("Viking", {"Viking": 4}))
+    assert [v for v in panel._preset.options.values() if v != "custom"] == [5, 10, 15, 20, 30]
+
+
+def test_roll_success_at_the_tn():
+    viking = Character("Viking", {"Viking": 4})
+    panel, actions = panel_for(viking, rolls=[[1, 2, 3, 4], [1, 1, 2, 5]])
+    click(panel._roll)
+    assert panel.result["success"] and panel.result["total"] == 10
+    assert "1, 2, 3, 4" in panel._outcome.object and "Success" in panel._outcome.object
+    click(panel._roll)
+    assert not panel.result["success"] and "Failure" in panel._outcome.object
+    assert len(actions.checks) == 2
+
+
+def test_unsuitable_and_automatic():
+    soldier = Character("Soldier", {"Soldier": 3})
+    panel, _ = panel_for(soldier, rolls=[[4, 3, 3]])
+    panel._tn.value = 5
+    panel._suitability.value = "very unsuitable"
+    click(panel._roll)
+    assert panel.result["tn"] == 15 and not panel.result["success"]
+    panel._automatic.value = True
+    click(panel._roll)  # no dice asked for (the script is empty)
+    assert panel.result["automatic"] and panel.result["success"]
+
+
+def test_a_cliché_at_zero_is_refused_in_place():
+    hurt = Character("Hurt", [("Viking", 4, 0)])
+    panel, actions = panel_for(hurt)
+    assert panel.chance() is None
+    click(panel._roll)
+    assert panel._error.visible and actions.checks == []
+
+
+def test_exactness():
+    panel, _ = panel_for(Character("Viking", {"Viking": 4}))
+    assert isinstance(panel.chance(), Fraction)

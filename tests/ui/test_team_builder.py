@@ -1,0 +1,86 @@
+"""TeamBuilder: leader, pool make-up, leader ties and the revenge bonus, as the rules say."""
+
+from __future__ import annotations
+
+from raisus_panel.rules import Character, CharacterTeam, Contest, ScriptedDice
+from raisus_panel.ui import ContestActions, TeamBuilder
+
+from .conftest import click
+
+
+def builder_for(side_a, side_b, rolls=(), **kwargs):
+    contest = Contest("Fight", side_a, side_b, dice=ScriptedDice(rolls))
+    return contest, TeamBuilder(actions=ContestActions(contest), **kwargs)
+
+
+def test_pool_make_up_and_inappropriate_members():
+    knight = Character("Knight", {"Knight": 4})
+    viking = Character("Viking", {"Viking": 2})
+    squire = Character("Squire", {"Squire": 1})
+    hairdresser = Character("Hairdresser", {"Hairdresser": 3})
+    troll = Character("Troll", {"Troll": 6})
+    contest, b = builder_for([knight, viking, squire, hairdresser], troll, lang="en")
+    b._members.value = [knight.uid, viking.uid, squire.uid, hairdresser.uid]
+    b._rows[hairdresser.uid]["appropriate"].value = False
+    html = b._preview.object
+    assert "Leader: Knight" in html and "Knight 4 + Viking + Squire = 6 dice" in html
+    assert not b._form.disabled
+    click(b._form)
+    team = contest.sides[0][0]
+    assert isinstance(team, CharacterTeam) and contest.pool(team.uid) == 6
+    assert "Knight 4 + Viking + Squire = 6 dice" in b._teams.object
+
+
+def test_a_leader_tie_asks_for_a_leader():
+    knight = Character("Knight", {"Knight": 3})
+    samurai = Character("Samurai", {"Samurai": 3})
+    contest, b = builder_for([knight, samurai], Character("Ninja", {"Ninja": 4}), lang="en")
+    b._members.value = [knight.uid, samurai.uid]
+    assert b._leader.visible and b._form.disabled
+    assert "Leader tie" in b._preview.object
+    assert set(b._leader.options.values()) == {"", knight.uid, samurai.uid}
+    click(b._form)  # pressed anyway: the rules refuse, nothing changes
+    assert b._error.visible and len(contest.sides[0]) == 2
+    b._leader.value = samurai.uid
+    assert not b._form.disabled and "Samurai 3 + Knight = 4 dice" in b._preview.object
+    click(b._form)
+    team = contest.sides[0][0]
+    assert team.leader is samurai and contest.pool(team.uid) == 4
+
+
+def test_a_team_of_one_is_not_offered():
+    knight = Character("Knight", {"Knight": 3})
+    contest, b = builder_for([knight, Character("Monk", {"Monk": 2})], Character("Ninja", {"Ninja": 4}))
+    b._members.value = [knight.uid]
+    assert b._form.disabled
+
+
+def test_only_the_side_s_free_characters_are_offered():
+    knight, viking = Character("Knight", {"Knight": 3}), Character("Viking", {"Viking": 2})
+    ogre, troll = Character("Ogre", {"Ogre": 4}), Character("Troll", {"Troll": 3})
+    contest, b = builder_for([knight, viking], [ogre, troll], side=1)
+    assert set(b._members.options.values()) == {ogre.uid, troll.uid}
+    b.side = 0
+    assert set(b._members.options.values()) == {knight.uid, viking.uid}
+
+
+def test_revenge_passes_to_the_re_formed_team():
+    """RULES.md scenario 21: the leader volunteers, falls, and the revenge bonus passes on."""
+    knight, viking = Character("Knight", {"Knight": 2}), Character("Viking", {"Viking": 2})
+    monk, squire = Character("Monk", {"Monk": 2}), Character("Squire", {"Squire": 1})
+    troll = Character("Troll", {"Troll": 6})
+    team = CharacterTeam([knight, viking, monk, squire], leader=knight)
+    contest = Contest("Fight", team, troll, dice=ScriptedDice([[1] * 5, [2] * 6]))
+    actions = ContestActions(contest)
+    b = TeamBuilder(actions=actions, lang="en")
+    actions.act("roll_round")
+    actions.act("volunteer", member=knight.uid)
+    assert viking.cliche("Viking").current == 1 and squire.cliche("Squire").current == 0
+    b._members.value = [viking.uid, monk.uid]
+    assert b._leader.visible  # Viking 1, Monk 1: a tie
+    b._leader.value = viking.uid
+    html = b._preview.object
+    assert "Revenge bonus armed" in html and "2×(Viking 1) + Monk = 3 dice" in html
+    click(b._form)
+    new = next(u for u in contest.sides[0] if isinstance(u, CharacterTeam))
+    assert new.revenge and contest.pool(new.uid) == 3
