@@ -1,0 +1,192 @@
+"""Every component: documented parameters, no hard-coded English, escaped user text, language switch."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import panel as pn
+import param
+import pytest
+
+from raisus_panel import i18n, ui
+from raisus_panel.rules import Character, CharacterTeam, Contest, GruntMob, ScriptedDice
+from raisus_panel.ui import (ActionCheckPanel, CharacterSheet, ContestActions, ContestTable, LiveOdds,
+                             RoundLog, ScoreChart, TeamBuilder)
+
+COMPONENTS = [ActionCheckPanel, CharacterSheet, ContestTable, LiveOdds, RoundLog, ScoreChart, TeamBuilder]
+
+
+@pytest.mark.parametrize("cls", [*COMPONENTS, ui.ContestActions, ui.SessionActions])
+def test_every_public_parameter_has_a_doc(cls):
+    for name, p in cls.param.objects("existing").items():
+        if not name.startswith("_"):
+            assert (p.doc or "").strip(), f"{cls.__name__}.{name} has no doc"
+
+
+@pytest.mark.parametrize("cls", COMPONENTS)
+def test_components_are_viewers_with_docstrings(cls):
+    assert issubclass(cls, pn.viewable.Viewer)
+    assert cls.__doc__ and "Parameters" in cls.__doc__
+    assert cls.__module__.startswith("raisus_panel.ui.")
+
+
+def walk(obj):
+    """Every Panel object inside a component's view."""
+    if isinstance(obj, pn.viewable.Viewer):
+        obj = obj.__panel__()
+    yield obj
+    for child in getattr(obj, "objects", []) or []:
+        yield from walk(child)
+
+
+def visible_texts(component):
+    """Every string a person could see in a component: labels, options, pane text, chart text."""
+    texts = []
+    for obj in walk(component):
+        if obj is getattr(component, "_error", None):
+            continue
+        if isinstance(obj, pn.widgets.Widget):
+            texts.append(obj.name or "")
+            for attr in ("placeholder", "label"):
+                texts.append(getattr(obj, attr, "") or "")
+            options = getattr(obj, "options", None)
+            if isinstance(options, dict):
+                texts.extend(str(k) for k in options)
+        elif isinstance(obj, pn.pane.Bokeh) and obj.object is not None:
+            fig = obj.object
+            texts.append(fig.title.text or "")
+            texts.extend(a.axis_label or "" for a in (*fig.xaxis, *fig.yaxis))
+            for legend in fig.legend:
+                texts.extend(str(item.label.value) for item in legend.items)
+            for tool in fig.tools:
+                if isinstance(getattr(tool, "tooltips", None), list):
+                    texts.extend(label for label, _ in tool.tooltips)
+        elif isinstance(obj, (pn.pane.HTML, pn.pane.Markdown)):
+            texts.append(html.unescape(re.sub(r"<[^>]+>", " ", str(obj.object or ""))))
+    return [t for t in texts if t]
+
+
+ALLOWED = {"TN", "GM", "PL", "JSON", "English", "json"}
+
+
+def english_words(texts):
+    words = set()
+    for text in texts:
+        words |= set(re.findall(r"[A-Za-z]{2,}", text))
+    return words - ALLOWED
+
+
+def korean_table():
+    """A contest in full swing with Korean names only: a team, a grunt mob, a finished duel."""
+    knight = Character("기사", {"기사": 4})
+    viking = Character("바이킹", {"바이킹": 2})
+    squire = Character("종자", {"종자": 1})
+    mob = GruntMob("해골 쥐 700마리", rating=7)
+    team = CharacterTeam([knight, viking, squire])
+    contest = Contest("난투", team, mob, dice=ScriptedDice([[1] * 6, [3] * 7, [6] * 9, [1] * 7]))
+    actions = ContestActions(contest)
+    return actions, (knight, viking, squire, mob, team)
+
+
+def build_all(actions):
+    return [cls(actions=actions) for cls in COMPONENTS]
+
+
+def test_no_component_shows_hard_coded_english():
+    actions, (knight, viking, squire, mob, team) = korean_table()
+    components = build_all(actions)
+    states = []
+    states.append([w for c in components for w in visible_texts(c)])
+    actions.act("roll_round")  # lost: volunteer window
+    states.append([w for c in components for w in visible_texts(c)])
+    actions.act("volunteer", member=viking.uid)
+    actions.act("roll_round")
+    states.append([w for c in components for w in visible_texts(c)])
+    actions.act("end", outcome="해가 졌다", winner=0)
+    states.append([w for c in components for w in visible_texts(c)])
+    for texts in states:
+        assert not english_words(texts), english_words(texts)
+    assert any("라운드" in t for t in states[-2])
+
+
+def test_no_hard_coded_english_literals_in_the_code():
+    """Visible strings come from the catalog: no widget label or pane text is an English literal."""
+    import ast
+    import pathlib
+
+    root = pathlib.Path(ui.__file__).parent
+    offenders = []
+    for path in root.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                for kw in node.keywords:
+                    if kw.arg in {"name", "label", "title", "placeholder", "object", "x_axis_label",
+                                  "y_axis_label", "legend_label"} and isinstance(kw.value, ast.Constant) \
+                            and isinstance(kw.value.value, str) and re.search(r"[A-Za-z]{3,}", kw.value.value):
+                        offenders.append(f"{path.name}:{node.lineno} {kw.arg}={kw.value.value!r}")
+    assert not offenders
+
+
+EVIL = "<img src=x onerror=alert(1)>"
+
+
+def test_user_text_is_escaped_everywhere():
+    hero = Character(EVIL, {EVIL: 2})
+    helper = Character("Helper", {"Helper": 2}, description=EVIL)
+    foe = Character("Foe", {"Foe": 1})
+    team = CharacterTeam([hero, helper], leader=hero, name=EVIL)
+    contest = Contest(EVIL, team, foe, dice=ScriptedDice([[6, 6, 6], [1]]))
+    actions = ContestActions(contest)
+    components = build_all(actions) + [CharacterSheet(actions=actions, character=hero)]
+    actions.act("roll_round")
+    actions.act("decide_fate", character=foe.uid, text=EVIL)
+    panes = [o for c in components for o in walk(c) if isinstance(o, (pn.pane.HTML, pn.pane.Markdown))]
+    rendered = "".join(str(p.object or "") for p in panes)
+    assert "<img" not in rendered
+    assert "&lt;img src=x onerror=alert(1)&gt;" in rendered
+    for c in components:  # Choices.js (MultiChoice) renders labels as HTML: never used
+        assert not any(isinstance(o, pn.widgets.MultiChoice) for o in walk(c))
+        assert not any(isinstance(o, pn.Card) and o.title for o in walk(c))
+
+
+def test_refusals_are_escaped_too():
+    hero = Character(EVIL, {"Cook": 3})
+    contest = Contest("Bout", hero, Character("King", {"King": 4}), dice=ScriptedDice([]))
+    table = ContestTable(actions=ContestActions(contest))
+    table._cards[hero.uid]["inappropriate"].value = True
+    table._roll.clicks += 1
+    assert table._error.visible and "<img" not in table._error.object and "&lt;img" in table._error.object
+
+
+def test_switching_language_at_run_time():
+    actions, (knight, viking, squire, mob, team) = korean_table()
+    table, chart, sheet = ContestTable(actions=actions), ScoreChart(actions=actions), CharacterSheet(lang="ko")
+    assert table._undo.name == "되돌리기" and chart.figure.xaxis[0].axis_label == "라운드"
+    i18n.settings.lang = "en"  # global switch: components without a language of their own follow
+    assert table._undo.name == "Undo" and chart.figure.xaxis[0].axis_label == "Round"
+    assert table._builders[0]._form.name == "Form the team"
+    assert sheet._save.name == "저장"  # has its own language
+    sheet.lang = "en"
+    assert sheet._save.name == "Save"
+    table.lang = "ko"  # one component switches alone
+    assert table._undo.name == "되돌리기" and table._builders[1]._form.name == "팀 짜기"
+    assert chart.figure.xaxis[0].axis_label == "Round"
+
+
+def test_dispose_removes_the_global_language_watcher():
+    def count():
+        return sum(len(ws) for what in i18n.settings.param.watchers.values() for ws in what.values())
+    before = count()
+    table = ContestTable()
+    assert count() > before
+    table.dispose()
+    assert count() == before
+
+
+def test_components_render_in_a_document():
+    """Each component builds its Bokeh models (what a notebook or a served page does), without a server."""
+    actions, _ = korean_table()
+    for component in build_all(actions):
+        model = pn.panel(component).get_root()
+        assert model is not None

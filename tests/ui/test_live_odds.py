@@ -1,0 +1,104 @@
+"""LiveOdds: exact odds from the contest's state after every round, drawn over the rounds."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from raisus_panel.rules import Character, CharacterTeam, Contest, RulesProfile, ScriptedDice, odds
+from raisus_panel.ui import ContestActions, LiveOdds, contest_chances
+
+from .conftest import duel, free_trio_vs_ogre, team_vs_ogre
+
+
+def test_odds_after_every_round():
+    rolls = [[6, 5, 1, 1], [4, 4, 4], [1, 1, 1, 1], [6, 6]]
+    contest, actions, viking, pirate = duel(rolls=rolls)
+    live = LiveOdds(actions=actions)
+    assert live.chances.p_win == pytest.approx(float(odds.contest_odds(4, 3).p_win))
+    assert live.chances.p_next == pytest.approx(float(odds.round_chance(4, 3)))
+    actions.act("roll_round")  # Pirate 2
+    assert live.chances.p_win == pytest.approx(float(odds.contest_odds(4, 2).p_win))
+    actions.act("roll_round")  # Viking 3
+    assert live.chances.p_win == pytest.approx(float(odds.contest_odds(3, 2).p_win))
+    assert live.source.data["x"] == [0.0, 1.0, 2.0]
+    assert live.source.data["p_win"] == pytest.approx(
+        [float(odds.contest_odds(*s).p_win) for s in ((4, 3), (4, 2), (3, 2))])
+    assert "%" in live._text.object
+
+
+def test_team_bonus_and_revenge():
+    rolls = [[1] * 6, [2] * 8]
+    contest, actions, team, (knight, viking, squire, ogre) = team_vs_ogre(rolls)
+    live = LiveOdds(actions=actions)
+    assert live.chances.p_win == pytest.approx(float(odds.contest_odds(4, 8, a_bonus=2).p_win))
+    assert live.chances.pools == (6, 8)
+    actions.act("roll_round")
+    actions.act("volunteer", member=viking.uid)  # Knight back to 4, Viking down, revenge armed
+    expected = odds.contest_odds(4, 8, a_bonus=1, a_revenge=True)
+    assert live.chances.p_win == pytest.approx(float(expected.p_win))
+    assert live.chances.p_next == pytest.approx(float(odds.round_chance(9, 8)))
+
+
+def test_inappropriate_damage():
+    cook, king = Character("Cook", {"Cook": 3}), Character("Demon King", {"Demon King": 4})
+    contest = Contest("Martial-arts bout", cook, king, dice=ScriptedDice([]))
+    actions = ContestActions(contest)
+    live = LiveOdds(actions=actions)
+    actions.act("choose", unit=cook.uid, cliche="Cook", appropriate=False, approved=True)
+    assert live.chances.p_win == pytest.approx(float(odds.contest_odds(3, 4, a_damage=3).p_win))
+    profile = RulesProfile(inappropriate_damage="vs_appropriate")
+    both = Contest("Bout", Character("A", {"A": 3}), Character("B", {"B": 3}), profile=profile)
+    for u in both.characters():
+        both.choose(u, u.name, appropriate=False, approved=True)
+    assert contest_chances(both).p_win == pytest.approx(0.5)
+
+
+def test_single_roll_and_ended():
+    contest, actions, a, b = duel(a=("Gunslinger", 3), b=("Outlaw", 2), rolls=[[5, 4, 2], [6, 3]],
+                                  single_roll=True)
+    live = LiveOdds(actions=actions)
+    assert live.chances.p_win == pytest.approx(float(odds.round_chance(3, 2)))
+    actions.act("roll_round")
+    assert live.chances.mode == "ended" and live.chances.p_win == 1.0
+    assert live.source.data["p_win"][-1] == 1.0
+
+
+def test_exchanges_list_every_pair():
+    contest, actions, (knight, viking, squire, ogre) = free_trio_vs_ogre()
+    live = LiveOdds(actions=actions, lang="en")
+    assert live.chances.mode == "exchanges"
+    assert {(a, b) for a, b, _ in live.chances.pairs} == {(c.uid, ogre.uid) for c in (knight, viking, squire)}
+    p = dict(((a, b), p) for a, b, p in live.chances.pairs)[(knight.uid, ogre.uid)]
+    assert p == pytest.approx(float(odds.round_chance(4, 8)))
+    assert "Knight against Ogre" in live._text.object
+    assert math.isnan(live.source.data["p_win"][0])
+
+
+def test_unrated_cases_say_why():
+    profile = RulesProfile(team_dice="member_sixes")
+    knight, viking = Character("Knight", {"Knight": 3}), Character("Viking", {"Viking": 2})
+    contest = Contest("Fight", CharacterTeam([knight, viking]), Character("Ogre", {"Ogre": 4}), profile=profile)
+    live = LiveOdds(actions=ContestActions(contest), lang="en")
+    assert live.chances.mode == "unavailable" and "sixes" in live._text.object
+    a = Character("Adventurer", {"Viking": 4, "Cook": 2})
+    choose = Contest("Fight", a, Character("Guard", {"Guard": 5}))
+    assert contest_chances(choose).p_win is None  # no cliché chosen yet
+
+
+def test_odds_change_without_a_new_point_patch_the_last_row():
+    cook, king = Character("Cook", {"Cook": 3}), Character("Demon King", {"Demon King": 4})
+    contest = Contest("Bout", cook, king, dice=ScriptedDice([[6, 6, 5], [3, 3, 3, 3]]))
+    actions = ContestActions(contest)
+    live = LiveOdds(actions=actions)
+    actions.act("choose", unit=cook.uid, cliche="Cook", appropriate=False)
+    source = live.source
+    n = len(source.data["x"])
+    actions.act("approve", unit=cook.uid)  # no history point, but the odds do not change either
+    assert live.source is source and len(source.data["x"]) == n
+    actions.act("roll_round")
+    assert len(source.data["x"]) == n + 1
+    actions.act("undo")
+    assert len(live.source.data["x"]) == n
+    assert live.source.data["p_win"][-1] == pytest.approx(float(odds.contest_odds(3, 4, a_damage=3).p_win))

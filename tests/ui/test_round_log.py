@@ -1,0 +1,58 @@
+"""RoundLog: every attempt, tie and hit, and the between-round events, newest first."""
+
+from __future__ import annotations
+
+from raisus_panel.ui import RoundLog
+
+from .conftest import duel, team_vs_ogre
+
+
+def test_attempts_ties_and_damage_newest_first():
+    contest, actions, viking, pirate = duel(rolls=[[3, 3, 3, 3], [4, 4, 4], [1, 1, 1, 1], [2, 2, 2],
+                                                   [6, 6, 6], [1, 1, 1]])
+    log = RoundLog(actions=actions, lang="en")
+    assert "Contest started: Brawl" in log._body.object
+    assert "Nothing has happened" in RoundLog(lang="en")._body.object
+    actions.act("roll_round")
+    actions.act("roll_round")
+    entries = log.entries()
+    assert entries[0][0].startswith("Round 2") and entries[1][0].startswith("Round 1")
+    assert entries[-1][0] == "Contest started: Brawl"
+    first = entries[1][1]
+    assert any("[3, 3, 3, 3] = 12" in line and "tie" in line for line in first)
+    assert any("[1, 1, 1, 1] = 4" in line for line in first)
+    assert "Viking loses 1 from Viking" in first
+    html = log._body.object
+    assert html.index("Round 2") < html.index("Round 1") < html.index("Contest started")
+
+
+def test_between_round_events_are_logged():
+    rolls = [[1] * 6, [2] * 8]
+    contest, actions, team, (knight, viking, squire, ogre) = team_vs_ogre(rolls)
+    log = RoundLog(actions=actions, lang="en")
+    actions.act("roll_round")
+    actions.act("volunteer", member=viking.uid)
+    actions.act("drop_out", member=squire.uid)
+    actions.act("disband", team=team.uid)
+    headings = [h for h, _ in log.entries()]
+    assert headings[:3] == [f"{team.name} disbands", f"Squire drops out of {team.name}",
+                            f"Viking volunteers for {team.name}"]
+    volunteer = log.entries()[2][1]
+    assert "loses 2 from Viking instead of the leader" in volunteer
+
+
+def test_fates_recovery_and_korean():
+    contest, actions, viking, pirate = duel(b=("해적", 1), rolls=[[6, 6, 6, 6], [1]])
+    log = RoundLog(actions=actions)
+    actions.act("roll_round")
+    actions.act("decide_fate", character=pirate.uid, text="무인도에 버려짐")
+    headings = [h for h, _ in log.entries()]
+    assert headings[0] == "해적의 운명" and log.entries()[0][1] == ["무인도에 버려짐"]
+    assert headings[1] == "대결 끝: A 편 승리"
+
+
+def test_max_entries():
+    contest, actions, viking, pirate = duel(rolls=[[6, 5, 1, 1], [4, 4, 4]])
+    log = RoundLog(actions=actions, max_entries=1)
+    actions.act("roll_round")
+    assert len(log.entries()) == 1 and log._body.object.count("raisus-log-entry") == 1
