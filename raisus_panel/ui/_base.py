@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+import weakref
 from functools import partial
 
 import panel as pn
@@ -67,6 +68,31 @@ def set_options(select, options, prefer=None) -> None:
         value = prefer if prefer in values else (values[0] if values else None)
     if select.options != options or select.value != value:
         select.param.update(options=options, value=value)
+
+
+def _weak_relay(obj: param.Parameterized, method):
+    """A watcher callback that calls ``method`` while its object lives, then unwatches itself."""
+    ref = weakref.WeakMethod(method)
+    holder: list = []
+
+    def relay(*events):
+        target = ref()
+        if target is None:
+            for watcher in holder:
+                try:
+                    obj.param.unwatch(watcher)
+                except Exception:
+                    pass
+            holder.clear()
+            return
+        target(*events)
+
+    def bind(watcher):
+        holder.append(watcher)
+        return watcher
+
+    relay.bind = bind
+    return relay
 
 
 class ComponentBase(pn.viewable.Viewer):
@@ -141,8 +167,14 @@ class ComponentBase(pn.viewable.Viewer):
 
     # -- shared state -----------------------------------------------------------------------------
     def _watch(self, obj: param.Parameterized, fn, *names, contest: bool = False) -> None:
-        """Watch ``names`` on a shared object; removed again by :meth:`dispose`."""
-        watcher = obj.param.watch(fn, list(names))
+        """Watch ``names`` on a shared object; removed again by :meth:`dispose`.
+
+        The watcher holds the component only weakly: a component nobody shows or keeps any more
+        (a re-run notebook cell) is collected and its watcher removes itself, instead of shared
+        state keeping every old view alive and refreshing it forever.
+        """
+        relay = _weak_relay(obj, fn)
+        watcher = relay.bind(obj.param.watch(relay, list(names)))
         (self._contest_watchers if contest else self._watchers).append((obj, watcher))
 
     def _unwatch_all(self, pairs) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from raisus_panel import i18n
@@ -13,9 +15,13 @@ from raisus_panel.ui import ContestActions
 def _korean_by_default():
     """Every test starts from the default language and leaves it so."""
     before = i18n.settings.lang
-    i18n.settings.lang = "ko"
+    if before != "ko":
+        gc.collect()  # components of earlier tests must not refresh on the switch
+        i18n.settings.lang = "ko"
     yield
-    i18n.settings.lang = before
+    if i18n.settings.lang != before:
+        gc.collect()
+        i18n.settings.lang = before
 
 
 def duel(a=("Viking", 4), b=("Pirate", 3), rolls=(), **kwargs):

@@ -184,6 +184,23 @@ def test_dispose_removes_the_global_language_watcher():
     assert count() == before
 
 
+def test_a_component_nobody_keeps_is_collected_and_unwatches():
+    import gc
+    import weakref
+
+    actions, _ = korean_table()
+
+    def count(obj):
+        return sum(len(ws) for what in obj.param.watchers.values() for ws in what.values())
+    before = count(i18n.settings), count(actions.contest)
+    ref = weakref.ref(ContestTable(actions=actions))
+    gc.collect()
+    assert ref() is None
+    actions.act("roll_round")  # the dead component's watchers remove themselves when they fire
+    i18n.settings.lang = "en"
+    assert (count(i18n.settings), count(actions.contest)) == before
+
+
 def test_components_render_in_a_document():
     """Each component builds its Bokeh models (what a notebook or a served page does), without a server."""
     actions, _ = korean_table()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import gc
 import importlib
 import json
 import pathlib
@@ -72,6 +73,7 @@ def test_t_formats_and_falls_back():
 
 
 def test_t_follows_the_settings():
+    gc.collect()  # no left-over components of other tests to refresh
     i18n.settings.lang = "en"
     assert t("sheet.save") == "Save"
     i18n.settings.lang = "ko"
