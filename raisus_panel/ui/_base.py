@@ -192,7 +192,7 @@ class ComponentBase(pn.viewable.Viewer):
         self._refresh_now()
 
     def _wire_actions(self) -> None:
-        self._watch(self.actions, self._on_actions_state, "contest", "characters", "checks")
+        self._watch(self.actions, self._on_actions_state, "contest", "characters", "checks", "seq")
         self._wire_contest()
 
     def _wire_contest(self) -> None:

@@ -37,8 +37,10 @@ Commands and their arguments (all plain values, so they can travel to a room):
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 
+import panel as pn
 import param
 
 from raisus_panel.i18n import t
@@ -52,6 +54,9 @@ __all__ = ["Actions", "ContestActions", "SessionActions", "NotAllowed", "GM_ONLY
 #: Commands only the game master may give (a hint for enabling buttons; the room checks roles).
 GM_ONLY = frozenset({"approve", "give_tickets", "exchange", "end_round", "end", "veto_fate", "recover",
                      "undo", "start_contest"})
+
+#: Commands a room answers for itself (its undo also takes back room events, such as a new character).
+_ROOM_LEVEL = frozenset({"undo", "start_contest", "close_contest", "open_round"})
 
 #: Commands that need no contest.
 _NO_CONTEST = frozenset({"start_contest", "save_character", "action_check"})
@@ -235,6 +240,10 @@ class Actions(param.Parameterized):
     role = param.Selector(default="gm", objects=["gm", "player", "spectator"], doc="""
         The role of whoever acts through this adapter: "gm", "player" or "spectator".""")
 
+    seq = param.Integer(default=0, bounds=(0, None), doc="""
+        Grows whenever something happened that may change what can be done (a room's event
+        sequence number, e.g. after the GM opens a round); components refresh on it.""")
+
     def act(self, command: str, /, **args):
         """Give ``command``; raise RuleError (or a permission error) if it is refused."""
         raise NotImplementedError
@@ -242,6 +251,10 @@ class Actions(param.Parameterized):
     def can(self, command: str, /, **args) -> bool:
         """Whether ``command`` with ``args`` would be accepted now (for enabling buttons)."""
         raise NotImplementedError
+
+    def supports(self, command: str) -> bool:
+        """Whether this adapter knows ``command`` at all (rooms have a few more, e.g. ``open_round``)."""
+        return True
 
     def character(self, uid: str) -> Character | None:
         """The character with ``uid`` (at the table or in the contest), or None."""
@@ -313,9 +326,13 @@ class ContestActions(Actions):
         return self.dice
 
     # -- the adapter ---------------------------------------------------------------------------
+    def supports(self, command: str) -> bool:
+        """Whether there is a local handler for ``command``."""
+        return hasattr(self, f"_do_{command}")
+
     def can(self, command: str, /, **args) -> bool:
         """Role hint and rules hint together (see :func:`rules_allow`)."""
-        if not self._role_allows(command):
+        if not self.supports(command) or not self._role_allows(command):
             return False
         return rules_allow(self.contest, command, **args)
 
@@ -454,14 +471,25 @@ class SessionActions(Actions):
     def __init__(self, session, **params):
         self._session = session
         room = session.room
-        actor = getattr(session, "actor", None)
-        role = getattr(actor, "role", actor if isinstance(actor, str) else "spectator")
+        role = getattr(getattr(session, "actor", None), "role", None)
+        role = getattr(role, "value", role)  # the room's Role enum, or plain text
         super().__init__(role=role if role in ("gm", "player", "spectator") else "spectator", **params)
         self._watchers = []
         self._mirror()
-        names = [n for n in ("contest", "characters", "checks") if n in getattr(room, "param", {})]
+        names = [n for n in ("contest", "characters", "checks", "seq", "round_open") if n in room.param]
         if names:
-            self._watchers.append((room, room.param.watch(lambda e: self._mirror(), names)))
+            # weakly held: an adapter nobody uses any more is collected and stops mirroring
+            mirror = weakref.WeakMethod(self._mirror)
+
+            def relay(*events):
+                fn = mirror()
+                if fn is not None:
+                    fn()
+            self._watchers.append((room, room.param.watch(relay, names)))
+        # served: stop mirroring when the browser tab closes
+        doc = pn.state.curdoc
+        if doc is not None and getattr(doc, "session_context", None) is not None:
+            pn.state.on_session_destroyed(lambda ctx: self.dispose())
 
     @property
     def session(self):
@@ -470,13 +498,40 @@ class SessionActions(Actions):
 
     def _mirror(self) -> None:
         room = self._session.room
+        # the session's own view of the checks includes the GM's secret rolls only for the GM
+        checks = getattr(self._session, "checks", None)
+        if checks is None:
+            checks = getattr(room, "checks", None)
         self.param.update(contest=getattr(room, "contest", None),
                           characters=list(getattr(room, "characters", None) or []),
-                          checks=list(getattr(room, "checks", None) or []))
+                          checks=list(checks or []), seq=max(0, int(getattr(room, "seq", 0) or 0)))
 
     def act(self, command: str, /, **args):
-        """Send the command to the room (which raises when it refuses)."""
-        return self._session.act(command, **args)
+        """Send the command to the room (which raises when it refuses).
+
+        Returns what the adapter contract promises: the saved character for ``save_character``,
+        the check's record for ``action_check``, else the room's events.
+        """
+        events = self._session.act(command, **args)
+        if command == "action_check":
+            for event in events or []:
+                if event.get("type") == "action_checked":
+                    return {**event["check"], "character": event["character"]}
+        if command == "save_character":
+            uid = args.get("data", {}).get("uid")
+            found = next((c for c in self.characters if c.uid == uid), None)
+            if found is None and self.characters:
+                found = self.characters[-1]
+            return found
+        return events
+
+    def supports(self, command: str) -> bool:
+        """Whether the room knows ``command`` (its command table, when it publishes one)."""
+        try:
+            from raisus_panel.room.commands import ALIASES, ARGUMENTS, SAVE_CHARACTER
+        except ImportError:  # pragma: no cover - an older room layer
+            return True
+        return command in ARGUMENTS or command in ALIASES or command == SAVE_CHARACTER
 
     def can(self, command: str, /, **args) -> bool:
         """The room's answer for this role, and the rules hint."""
@@ -485,6 +540,8 @@ class SessionActions(Actions):
                 return False
         except Exception:
             return False
+        if command in _ROOM_LEVEL:  # the room's own log, not only the contest's
+            return True
         return rules_allow(self.contest, command, **args)
 
     def dispose(self) -> None:

@@ -52,6 +52,11 @@ class ContestTable(ComponentBase):
         self._roll.on_click(lambda e: self._run("roll_round"))
         self._undo = pn.widgets.Button(**style("light"))
         self._undo.on_click(lambda e: self._run("undo"))
+        # shared rooms only: the GM opens each round for the players, and closes a finished contest
+        self._open_round = pn.widgets.Button(**style("success", outline=True))
+        self._open_round.on_click(lambda e: self._run("open_round", open=True))
+        self._close = pn.widgets.Button(**style("light"))
+        self._close.on_click(lambda e: self._run("close_contest"))
         self._attacker = pn.widgets.Select(options={})
         self._target = pn.widgets.Select(options={})
         self._attacker.param.watch(lambda e: self._sync_targets(), "value")
@@ -102,8 +107,8 @@ class ContestTable(ComponentBase):
             pn.Row(pn.Column(self._side_titles[0], self._side_boxes[0], sizing_mode="stretch_width"),
                    pn.Column(self._side_titles[1], self._side_boxes[1], sizing_mode="stretch_width"),
                    sizing_mode="stretch_width"),
-            self._ticket_box, pn.Row(self._roll, self._undo), self._exchange_box,
-            self._last_roll, self._result, self._fates_box, self._recover_box, self._end_box,
+            self._ticket_box, pn.Row(self._roll, self._open_round, self._undo), self._exchange_box,
+            self._last_roll, self._result, self._fates_box, self._recover_box, self._close, self._end_box,
             self._builder_box, sizing_mode="stretch_width")
         self._layout = pn.Column(self._error, self._play_box, self._setup_box, sizing_mode="stretch_width")
         self.param.watch(self._on_own_lang, "lang")
@@ -131,6 +136,8 @@ class ContestTable(ComponentBase):
     def _relabel(self) -> None:
         t = self._t
         self._undo.name = t("contest.undo")
+        self._open_round.name = t("contest.open_round")
+        self._close.name = t("contest.close")
         self._attacker.name = t("contest.attacker")
         self._target.name = t("contest.target")
         self._exchange.name = t("contest.exchange")
@@ -320,6 +327,9 @@ class ContestTable(ComponentBase):
         exchanges = active and contest.needs_exchanges and not contest.single_roll
         self._exchange_box.visible = exchanges or (active and d.exchange_played(contest))
         self._roll.visible = active and not exchanges
+        self._open_round.visible = active and self.actions.supports("open_round") and \
+            self._can("open_round", open=True)
+        self._close.visible = contest.status == "ended" and self.actions.supports("close_contest")
         self._ticket_box.visible = self._can("give_tickets")
         self._sync_exchange_pickers(contest)
         self._last_roll.object = self._last_roll_html(contest)
@@ -347,6 +357,7 @@ class ContestTable(ComponentBase):
         self._end_round.disabled = not self._can("end_round")
         self._tickets.disabled = not self._can("give_tickets")
         self._end.disabled = not self._can("end")
+        self._close.disabled = not self._can("close_contest")
         self._recover.disabled = not (self._recover_char.value and self._can(
             "recover", character=self._recover_char.value, cliche=self._recover_cliche.value or None))
 

@@ -149,3 +149,22 @@ def test_session_actions_mirror_the_room_and_send_commands():
     actions.dispose()
     room.contest = None
     assert actions.contest is contest  # no longer mirrored
+
+
+def test_session_actions_on_a_real_local_room():
+    from raisus_panel.room import Room
+
+    gm = Room.local("Tavern", dice=ScriptedDice([[1, 2, 3, 4], [6, 5, 1, 1], [4, 4, 4]]))
+    actions = SessionActions(gm)
+    assert actions.role == "gm" and actions.contest is None
+    olaf = actions.act("save_character", data={"name": "Olaf", "cliches": [{"name": "Viking", "rating": 4}]})
+    assert olaf is gm.room.characters[0] and actions.characters == [olaf]
+    pirate = actions.act("save_character", data={"name": "Pirate", "cliches": [{"name": "Pirate", "rating": 3}]})
+    check = actions.act("action_check", character=olaf.uid, cliche="Viking", tn=10)
+    assert check["success"] and check["faces"] == [1, 2, 3, 4] and len(actions.checks) == 1
+    actions.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[pirate.uid])
+    assert actions.contest is gm.room.contest and actions.can("roll_round")
+    actions.act("roll_round")
+    assert pirate.cliche("Pirate").current == 2
+    with pytest.raises(RuleError):
+        actions.act("volunteer", member=olaf.uid)
