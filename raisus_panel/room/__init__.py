@@ -1,15 +1,30 @@
 """The shared game room: commands -> events -> state, roles, stores and fan-out.
 
 No Panel here: this is the server-side truth, testable without a browser. A UI gets a
-:class:`RoomSession` (a room and the actor it acts as) and calls ``session.act(command, **args)``.
+:class:`RoomSession` (a room and the actor it acts as) and calls ``session.act(command, **args)``;
+a refused command raises :class:`~raisus_panel.rules.RuleError` (:class:`PermissionDenied` for a
+role's limits) and changes nothing.
 
-Quick start in a notebook::
+In a notebook::
 
     from raisus_panel.room import Room
     gm = Room.local("Tavern")                      # a one-person room; you are the GM
     gm.act("create_character", name="Olaf", cliches=[{"name": "Viking", "rating": 4}])
 
-Served, rooms live in :func:`get_registry` (one per database file), and links resolve to sessions.
+Served with Panel (the dashboard's job; sketched here because the room is built for it)::
+
+    registry = get_registry(db_path)               # module level: shared by every browser tab
+    session = registry.open_session(token)         # or registry.join(invite_token, name)
+    doc = pn.state.curdoc
+    def on_events(events):                         # runs on the commanding thread
+        doc.add_next_tick_callback(lambda: view.update_from(events))   # touch Bokeh on its own doc
+    unsubscribe = session.subscribe(on_events)     # only events this role may see
+    session.connect(session_id)
+    pn.state.on_session_destroyed(lambda ctx: (unsubscribe(), session.disconnect(session_id)))
+
+Widgets bound to the room's parameters (``room.characters``, ``room.contest``, ``room.log`` ...)
+update by themselves; everything on those parameters is public. GM-only data (secret rolls) comes
+only from :meth:`RoomSession.visible_events` and :attr:`RoomSession.checks`.
 """
 
 from .errors import (

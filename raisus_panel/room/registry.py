@@ -15,6 +15,7 @@ from pathlib import Path
 from raisus_panel.rules import RuleError
 from raisus_panel.rules.validation import clean_name
 
+from .commands import new_player_id
 from .errors import StoreError, UnknownRoom
 from .roles import Actor, PermissionDenied, Role
 from .room import Room, create_in_store
@@ -159,7 +160,7 @@ class RoomRegistry:
             room, actor, role = self._identify(invite_token)
             if role is not Role.PLAYER or actor is not None:
                 raise PermissionDenied("Join with the players' invitation link.")
-            events = room.apply(Actor.player(""), "join", {"name": name})
+            events = room.apply(Actor.player(new_player_id(), name), "join", {"name": name})
             player = events[0]["player"]
             token = new_token(room.room_id)
             meta = self.store.room_meta(room.room_id)

@@ -64,6 +64,8 @@ def create_in_store(store: Store, title: str = "Risus", *, room_id: str | None =
 
 def _same(old, new) -> bool:
     """Equal for publishing: objects by identity, data by value (so watchers fire only on change)."""
+    if old is new:
+        return True
     if isinstance(old, list) and isinstance(new, list):
         return len(old) == len(new) and all(_same(a, b) for a, b in zip(old, new))
     if isinstance(old, param.Parameterized) or isinstance(new, param.Parameterized):
