@@ -5,7 +5,7 @@ from __future__ import annotations
 import param
 import pytest
 
-from raisus_panel.rules import Character, Contest, RuleError, ScriptedDice
+from raisus_panel.rules import Character, RuleError, ScriptedDice
 from raisus_panel.ui import ContestActions, NotAllowed, SessionActions, rules_allow
 
 from .conftest import duel, free_trio_vs_ogre, team_vs_ogre

@@ -6,7 +6,6 @@ import html
 import re
 
 import panel as pn
-import param
 import pytest
 
 from raisus_panel import i18n, ui

@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 from types import SimpleNamespace
 
-import panel as pn
 from panel.io.state import set_curdoc
 import pytest
 from bokeh.models import ColumnDataSource, HoverTool
