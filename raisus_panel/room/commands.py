@@ -312,14 +312,16 @@ ROOM_PLANS = {
 
 
 # ---------------------------------------------------------------------------- contest commands --
-def _current(state: RoomState) -> Contest:
+def current_contest(state: RoomState) -> Contest:
+    """The current contest, or RuleError when there is none."""
     contest = state.contest
     if contest is None:
         raise RuleError("There is no contest right now: the GM starts one first.")
     return contest
 
 
-def _unit(contest: Contest, uid):
+def contest_unit(contest: Contest, uid):
+    """The unit (character, mob or team) with id ``uid`` on a side of ``contest``."""
     for side in contest.sides:
         for unit in side:
             if unit.uid == uid:
@@ -340,12 +342,12 @@ def prepare_contest_command(state: RoomState, name: str, args: dict) -> tuple[st
     Returns ``(method name, positional args, keyword args)`` for ``getattr(contest, method)(...)``
     or ``contest.why_not(method, ...)``.
     """
-    contest = _current(state)
+    contest = current_contest(state)
     if name == "choose":
-        return "choose", (_unit(contest, args.get("unit")), _text(args, "cliche", "cliché")), {
+        return "choose", (contest_unit(contest, args.get("unit")), _text(args, "cliche", "cliché")), {
             "appropriate": _flag(args, "appropriate", True), "approved": _flag(args, "approved", False)}
     if name in ("approve", "disband"):
-        return name, (_unit(contest, args.get("team" if name == "disband" else "unit")),), {}
+        return name, (contest_unit(contest, args.get("team" if name == "disband" else "unit")),), {}
     if name == "give_tickets":
         fitting = args.get("fitting") or {}
         if not isinstance(fitting, dict) or not all(isinstance(v, str) for v in fitting.values()):
@@ -355,7 +357,7 @@ def prepare_contest_command(state: RoomState, name: str, args: dict) -> tuple[st
     if name in ("roll_round", "end_round"):
         return name, (), {}
     if name == "exchange":
-        return "exchange", (_unit(contest, args.get("attacker")), _unit(contest, args.get("target"))), {}
+        return "exchange", (contest_unit(contest, args.get("attacker")), contest_unit(contest, args.get("target"))), {}
     if name in ("volunteer", "assign_loss", "drop_out"):
         return name, (_member(contest, args.get("member")),), {}
     if name == "form_team":

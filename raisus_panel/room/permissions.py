@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from raisus_panel.rules import Character, CharacterTeam, RuleError
 
+from .commands import contest_unit, current_contest
 from .roles import Actor, PermissionDenied, Role
 
 #: What each GM-only command does, for "Only the GM can ..." messages.
@@ -72,21 +73,6 @@ def _require_own(state, actor: Actor, uid: str) -> Character:
         whose = "the GM (an NPC)" if not char.owner else "another player"
         raise PermissionDenied(f"You can act only for your own characters: {char.name} belongs to {whose}.")
     return char
-
-
-def _contest(state):
-    contest = state.contest
-    if contest is None:
-        raise RuleError("There is no contest right now: the GM starts one first.")
-    return contest
-
-
-def _unit(contest, uid: str):
-    for side in contest.sides:
-        for unit in side:
-            if unit.uid == uid:
-                return unit
-    raise RuleError(f"There is no unit with id {uid!r} in this contest.")
 
 
 def _members(unit) -> list[Character]:
@@ -128,13 +114,13 @@ def _player_rules(state, actor: Actor, name: str, args: dict) -> None:
         if args.get("adjustment", 0):
             raise PermissionDenied("Only the GM can adjust the target number beyond suitability.")
     elif name == "choose":
-        for member in _members(_unit(_contest(state), _text_id(args, "unit", "unit"))):
+        for member in _members(contest_unit(current_contest(state), _text_id(args, "unit", "unit"))):
             _require_own(state, actor, member.uid)
         if args.get("approved"):
             raise PermissionDenied("Only the GM can approve an inappropriate cliché: ask, and describe "
                                    "it convincingly.")
     elif name in ("roll_round", "exchange"):
-        contest = _contest(state)
+        contest = current_contest(state)
         if not state.round_open:
             raise PermissionDenied("Wait for the GM to open the round: only the GM can roll before that.")
         if not any(c.owner == me for c in contest.characters()):
@@ -142,7 +128,7 @@ def _player_rules(state, actor: Actor, name: str, args: dict) -> None:
     elif name in ("volunteer", "drop_out"):
         _require_own(state, actor, _text_id(args, "member"))
     elif name == "assign_loss":
-        team = _team_of(_contest(state), _text_id(args, "member"))
+        team = _team_of(current_contest(state), _text_id(args, "member"))
         if team is None:
             raise RuleError("That character is not in a character team.")
         if team.leader.owner != me:
@@ -157,10 +143,10 @@ def _player_rules(state, actor: Actor, name: str, args: dict) -> None:
             uid = uid.get("character") if isinstance(uid, dict) else uid
             _require_own(state, actor, uid if isinstance(uid, str) else "")
     elif name == "disband":
-        for member in _members(_unit(_contest(state), _text_id(args, "team", "team"))):
+        for member in _members(contest_unit(current_contest(state), _text_id(args, "team", "team"))):
             _require_own(state, actor, member.uid)
     elif name == "decide_fate":
-        contest = _contest(state)
+        contest = current_contest(state)
         if contest.winner is None or not any(c.owner == me for c in contest.characters(contest.winner)):
             raise PermissionDenied("Only the winners decide fates: none of your characters is on the "
                                    "winning side.")
