@@ -511,6 +511,44 @@ class Contest(param.Parameterized):
         cliche = self.chosen(obj)
         return cliche.pool if cliche else 0
 
+    def choice(self, unit) -> dict | None:
+        """A character's or mob's current choice: ``{"cliche", "appropriate", "approved"}`` (None if none)."""
+        obj = self._unit(self._resolve_unit(unit))
+        if isinstance(obj, CharacterTeam):
+            return None
+        cliche = self.chosen(obj)
+        if cliche is None:
+            return None
+        made = self._choice.get(obj.uid, {"appropriate": True, "approved": False})
+        return {"cliche": cliche.name, "appropriate": made["appropriate"], "approved": made["approved"]}
+
+    def is_inappropriate(self, unit) -> bool:
+        """Whether the unit rolls an inappropriate cliché (a team only if every member does)."""
+        obj = self._unit(self._resolve_unit(unit))
+        if isinstance(obj, CharacterTeam):
+            return obj.inappropriate
+        made = self.choice(obj)
+        return bool(made and not made["appropriate"])
+
+    def pending_revenge(self, side: int) -> bool:
+        """Whether the next team formed on ``side`` inherits a revenge bonus (its leader fell volunteering)."""
+        return self._carry[side]
+
+    @property
+    def has_rolled(self) -> bool:
+        """Whether any round or exchange has been decided (tickets and setup are over then)."""
+        return self._rolled
+
+    @property
+    def exchanges_this_round(self) -> int:
+        """How many exchanges of the current, unfinished round have been played."""
+        return self._exchanges
+
+    @property
+    def tickets_given(self) -> bool:
+        """Whether tickets were handed out in this contest."""
+        return self._tickets
+
     @property
     def volunteer_window(self) -> dict | None:
         """While a team may still volunteer for the round it just lost: team uid, damage, who was hit."""

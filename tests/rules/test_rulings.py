@@ -292,3 +292,21 @@ def test_why_not_answers_like_the_command_without_changing_anything():
     assert seen == [] and dice.remaining == 1 and c(knight) == 0
     with pytest.raises(ValueError):
         contest.why_not("explode")
+
+
+def test_public_state_helpers():
+    cook, monk = char("Cook", Cook=3), char("Monk", Monk=3)
+    contest = Contest("Bout", cook, monk, dice=ScriptedDice([[6] * 3, [1] * 3]))
+    assert not contest.has_rolled and not contest.tickets_given and contest.exchanges_this_round == 0
+    contest.choose(cook, "Cook", appropriate=False)
+    assert contest.choice(cook) == {"cliche": "Cook", "appropriate": False, "approved": False}
+    assert contest.is_inappropriate(cook) and not contest.is_inappropriate(monk)
+    contest.approve(cook)
+    contest.roll_round()
+    assert contest.has_rolled and contest.choice(cook)["approved"]
+    knight, viking, monk2 = char("Knight", Knight=2), char("Viking", Viking=2), char("Monk", Monk=2)
+    c2 = Contest("Troll", CharacterTeam([knight, viking, monk2], leader=knight), char("Troll", Troll=6),
+                 dice=ScriptedDice([[1] * 4, [2] * 6]))
+    c2.roll_round()
+    c2.volunteer(knight)
+    assert c2.pending_revenge(0) and not c2.pending_revenge(1)
