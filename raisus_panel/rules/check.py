@@ -56,6 +56,9 @@ class CheckResult:
         return data
 
 
+_DEFAULT_PROFILE = RulesProfile()
+
+
 def effective_tn(base_tn: int, suitability: str = "suitable", adjustment: int = 0,
                  profile: RulesProfile | None = None) -> int:
     """The target number after the suitability step and the GM's extra adjustment."""
@@ -63,7 +66,7 @@ def effective_tn(base_tn: int, suitability: str = "suitable", adjustment: int = 
         raise RuleError(f"Suitability is one of {', '.join(SUITABILITY_STEPS)}; not {suitability!r}.")
     base_tn = whole_number(base_tn, "target number", low=1, high=MAX_TN)
     adjustment = whole_number(adjustment, "target number adjustment", low=-MAX_TN, high=MAX_TN)
-    profile = profile or RulesProfile()
+    profile = profile or _DEFAULT_PROFILE
     return max(1, base_tn + profile.step_for(suitability) + adjustment)
 
 

@@ -235,12 +235,13 @@ class Contest(param.Parameterized):
                 self._objects[data["uid"]] = Character.from_dict(data)
                 continue
             fresh = {c["name"]: c for c in data["cliches"]}
-            kept = [c for c in char.cliches if c.name in fresh]
-            for cliche in kept:
-                cliche.param.update(current=fresh[cliche.name]["current"],
-                                    extra=fresh[cliche.name].get("extra", 0))
-            if len(kept) != len(char.cliches):
-                char.cliches = kept
+            kept = {c.name: c for c in char.cliches if c.name in fresh}
+            for name, cliche in kept.items():
+                cliche.param.update(current=fresh[name]["current"], extra=fresh[name].get("extra", 0))
+            restored = [kept.get(name) or Cliche.from_dict(d, max_rating=char.max_rating)
+                        for name, d in fresh.items()]
+            if [c.name for c in restored] != [c.name for c in char.cliches]:
+                char.cliches = restored
         self._teams = {uid: t for uid, t in self._teams.items()
                        if uid in {d["uid"] for d in start["teams"]}}
         for data in start["teams"]:
@@ -300,7 +301,8 @@ class Contest(param.Parameterized):
             self._cmd -= 1
             if len(self._events) > before:  # something was applied: project the old log again
                 del self._events[before:]
-                self._rebuild()
+                if self._events:
+                    self._rebuild()
             raise
         self._publish()
         return [copy.deepcopy(e) for e in new]
@@ -429,9 +431,10 @@ class Contest(param.Parameterized):
         raise RuleError(f"No single unit called {unit!r} in this contest.")
 
     def _resolve_character(self, char) -> Character:
-        if isinstance(char, Character) and char.uid in self._objects:
+        present = self.characters()
+        if isinstance(char, Character) and any(c is char for c in present):
             return char
-        matches = [c for c in self._objects.values() if c.uid == char or c.name == char]
+        matches = [c for c in present if c.uid == char or c.name == char]
         if len(matches) == 1:
             return matches[0]
         raise RuleError(f"No single character called {getattr(char, 'name', char)!r} in this contest.")
@@ -911,6 +914,9 @@ class Contest(param.Parameterized):
             if char.uid not in self._owed:
                 raise RuleError(f"No fate is owed for {char.name}: only the losers' fallen and those who "
                                 "dropped out have their fate decided by the winners.")
+            if char.uid in self._fates:
+                raise RuleError(f"{char.name}'s fate is already written; the GM vetoes it first if it "
+                                "does not fit the contest.")
             yield make_event("fate_decided", character=char.uid, text=clean_text(text, "fate", required=True))
         return self._command(_plan_fate)
 

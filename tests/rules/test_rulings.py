@@ -310,3 +310,28 @@ def test_public_state_helpers():
     c2.roll_round()
     c2.volunteer(knight)
     assert c2.pending_revenge(0) and not c2.pending_revenge(1)
+
+
+def test_fates_are_not_overwritten_without_a_veto():
+    viking, pirate = char("Viking", Viking=4), char("Pirate", Pirate=1)
+    contest = Contest("Brawl", viking, pirate, dice=ScriptedDice([[6] * 4, [1]]))
+    contest.roll_round()
+    contest.decide_fate(pirate, "Walks the plank.")
+    with pytest.raises(RuleError, match="already written"):
+        contest.decide_fate(pirate, "Knighted instead.")
+
+
+def test_outsiders_are_not_part_of_a_contest():
+    viking, pirate, outsider = char("Viking", Viking=4), char("Pirate", Pirate=1), char("Cook", Cook=2)
+    contest = Contest.from_events(Contest("Brawl", viking, pirate, dice=ScriptedDice([[6] * 4, [1]])).events,
+                                  characters={outsider.uid: outsider})
+    contest.end("Stop.", winner=None)
+    with pytest.raises(RuleError, match="No single character"):
+        contest.recover(outsider)
+
+
+def test_a_failing_sink_on_the_start_reports_its_own_error():
+    def sink(events):
+        raise OSError("disk full")
+    with pytest.raises(OSError, match="disk full"):
+        Contest("Brawl", char("Viking", Viking=4), char("Pirate", Pirate=1), event_sink=sink)
