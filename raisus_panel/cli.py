@@ -1,7 +1,7 @@
 """The ``raisus`` command: serve the dashboard, or replay a saved contest.
 
-Thin wrappers: ``raisus serve`` runs ``panel serve`` on the packaged dashboard app with the
-embedded SQLite store; ``raisus replay FILE`` loads a contest save and prints what happened.
+Thin wrappers: ``raisus serve`` serves the dashboard (``/dashboard``) with Panel on the embedded
+SQLite store; ``raisus replay FILE`` loads a contest save and prints what happened.
 """
 
 from __future__ import annotations
@@ -14,20 +14,28 @@ from pathlib import Path
 DEFAULT_DB = "raisus.sqlite"
 
 
-def _serve(args: argparse.Namespace, extra: list[str]) -> int:
-    app = Path(__file__).with_name("dashboard") / "main.py"
-    origins = args.allow_websocket_origin or [f"{args.address}:{args.port}", f"localhost:{args.port}"]
-    cmd = [sys.executable, "-m", "panel", "serve", str(app), "--port", str(args.port),
-           "--address", args.address, "--num-procs", "1"]
-    for origin in dict.fromkeys(origins):
-        cmd += ["--allow-websocket-origin", origin]
-    env = {**os.environ, "RAISUS_DB": str(Path(args.db).resolve())}
+def _serve(args: argparse.Namespace) -> int:
+    os.environ["RAISUS_DB"] = str(Path(args.db).resolve())
     if args.lang:
-        env["RAISUS_LANG"] = args.lang
-    print(f"raisus_panel: serving on http://{args.address}:{args.port}  (store: {env['RAISUS_DB']})",
+        os.environ["RAISUS_LANG"] = args.lang
+    import panel as pn
+
+    from raisus_panel.dashboard import create_app
+    from raisus_panel.dashboard.app import CSS
+
+    pn.extension(reconnect=True, raw_css=[CSS], notifications=False)
+    origins = args.allow_websocket_origin or [f"{args.address}:{args.port}", f"localhost:{args.port}"]
+    auth = {}
+    if args.basic_auth:
+        auth["basic_auth"] = args.basic_auth
+    if args.cookie_secret:
+        auth["cookie_secret"] = args.cookie_secret
+    print(f"raisus_panel: http://{args.address}:{args.port}/dashboard  (store: {os.environ['RAISUS_DB']})",
           flush=True)
-    os.execvpe(sys.executable, cmd + extra, env)
-    return 0  # pragma: no cover - exec does not return
+    pn.serve({"dashboard": create_app}, port=args.port, address=args.address,
+             websocket_origin=list(dict.fromkeys(origins)), show=False, title="raisus_panel",
+             verbose=False, **auth)
+    return 0
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -55,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``raisus`` command."""
     parser = argparse.ArgumentParser(prog="raisus", description="Play Risus with Panel.")
     sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", help="serve the dashboard (extra arguments go to `panel serve`)")
+    serve = sub.add_parser("serve", help="serve the dashboard (for OAuth and other options use "
+                                         "`panel serve apps/dashboard.py`)")
     serve.add_argument("--db", default=os.environ.get("RAISUS_DB", DEFAULT_DB),
                        help="the SQLite file that keeps every room (default: %(default)s)")
     serve.add_argument("--address", default="localhost", help="address to listen on (0.0.0.0: all)")
@@ -63,13 +72,13 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--allow-websocket-origin", action="append",
                        help="host[:port] browsers may connect from; repeat for several")
     serve.add_argument("--lang", choices=["ko", "en"], help="default UI language")
+    serve.add_argument("--basic-auth", help="a password, or a JSON file of user: password (Panel's basic auth)")
+    serve.add_argument("--cookie-secret", help="secret for signing cookies (needed with --basic-auth/OAuth)")
     replay = sub.add_parser("replay", help="print what happened in a saved contest")
     replay.add_argument("file")
-    args, extra = parser.parse_known_args(argv)
+    args = parser.parse_args(argv)
     if args.command == "serve":
-        return _serve(args, extra)
-    if extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        return _serve(args)
     return _replay(args)
 
 

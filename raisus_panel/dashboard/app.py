@@ -1,0 +1,49 @@
+"""Which page a browser gets: the lobby, the invitation, or a room -- by the token in its link."""
+
+from __future__ import annotations
+
+import panel as pn
+
+from raisus_panel.i18n import t
+from raisus_panel.room import PermissionDenied, Role, RoomRegistry, get_registry
+from raisus_panel.rules import RuleError
+from raisus_panel.ui._base import esc
+
+from .join import JoinPage
+from .lobby import Lobby
+from .room_page import RoomPage
+from .settings import db_path, query_param
+
+CSS = """
+.raisus-roster td, .raisus-roster th { padding: 2px 10px; text-align: left; }
+.raisus-role { color: #666; margin-top: -8px; }
+"""
+
+
+def page_for(registry: RoomRegistry, token: str):
+    """The page for ``token``: the lobby without one, the join form for the players' invitation,
+    the room for a GM, spectator or personal player token, and a clear refusal for anything else."""
+    if not token:
+        return Lobby(registry=registry)
+    try:
+        room, role = registry.resolve(token)
+        if role is Role.PLAYER:
+            try:
+                return RoomPage(registry.open_session(token))
+            except PermissionDenied:  # the invitation itself: join with a name first
+                holder = pn.Column(sizing_mode="stretch_width")
+                join = JoinPage(registry=registry, invite=token,
+                                on_joined=lambda session, _: holder.__setitem__(slice(None), [RoomPage(session)]))
+                holder[:] = [join]
+                return holder
+        return RoomPage(registry.open_session(token))
+    except RuleError as exc:
+        return pn.pane.Alert(f"**{esc(t('dashboard.refused'))}** {esc(exc)}", alert_type="danger",
+                             css_classes=["raisus-refused"])
+
+
+def create_app(registry: RoomRegistry | None = None):
+    """Build one browser session's page (call it once per session, e.g. from ``panel serve``)."""
+    registry = registry or get_registry(db_path())
+    page = page_for(registry, query_param("token"))
+    return pn.Column(page, sizing_mode="stretch_width", styles={"max-width": "1400px", "margin": "0 auto"})

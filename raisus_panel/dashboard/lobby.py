@@ -1,0 +1,95 @@
+"""The lobby: a GM creates a room (or imports one) and gets its three links."""
+
+from __future__ import annotations
+
+import panel as pn
+import param
+
+from raisus_panel.room import RoomRegistry
+from raisus_panel.ui._base import ComponentBase, esc, style
+
+from .settings import app_base_url
+
+
+class Lobby(ComponentBase):
+    """Create a room and hand out its links: GM, player invitation, spectator.
+
+    Each link carries an unguessable token; they are shown once, here, to the GM who made the room.
+    A room file exported from another table can be imported the same way (it gets new links).
+    """
+
+    registry = param.ClassSelector(class_=RoomRegistry, doc="""
+        Where rooms are made and kept (the server's shared registry).""")
+
+    base_url = param.String(default="", doc="""
+        The app's URL the links are built on; taken from the browser's request when empty.""")
+
+    links = param.Dict(default=None, allow_None=True, doc="""
+        The links of the room just made, by role ("gm", "player", "spectator"), or None.""")
+
+    def _build(self) -> None:
+        self._heading = pn.pane.HTML(sizing_mode="stretch_width")
+        self._title = pn.widgets.TextInput(max_length=80, width=320)
+        self._gm_name = pn.widgets.TextInput(max_length=80, width=200)
+        self._create = pn.widgets.Button(**style("primary"))
+        self._create.on_click(lambda e: self._make_room())
+        self._file = pn.widgets.FileInput(accept=".json", multiple=False)
+        self._import = pn.widgets.Button(**style("light"))
+        self._import.on_click(lambda e: self._import_room())
+        self._links_box = pn.Column(sizing_mode="stretch_width")
+        self._layout = pn.Column(
+            self._heading, self._error, self._info,
+            pn.Row(self._title, self._gm_name, self._create),
+            pn.Row(self._file, self._import),
+            self._links_box, sizing_mode="stretch_width", css_classes=["raisus-lobby"])
+
+    def _relabel(self) -> None:
+        self._heading.object = f"<h2>{esc(self._t('dashboard.lobby.title'))}</h2>" \
+                               f"<p>{esc(self._t('dashboard.lobby.intro'))}</p>"
+        self._title.param.update(name=self._t("dashboard.lobby.room_title"),
+                                 placeholder=self._t("dashboard.lobby.room_title_placeholder"))
+        self._gm_name.param.update(name=self._t("dashboard.lobby.gm_name"), placeholder="GM")
+        self._create.name = self._t("dashboard.lobby.create")
+        self._import.name = self._t("dashboard.lobby.import")
+        self._show_links()
+
+    def _make_room(self) -> None:
+        try:
+            room, links = self.registry.create_room(self._title.value or self._t("dashboard.lobby.default_title"),
+                                                    gm_name=self._gm_name.value or "GM")
+        except Exception as exc:  # a RuleError from bad input, or a store problem
+            self._show_error(exc)
+            return
+        self._clear_error()
+        self._publish_links(links)
+
+    def _import_room(self) -> None:
+        if not self._file.value:
+            self._show_error(ValueError(self._t("dashboard.lobby.no_file")))
+            return
+        try:
+            room, links = self.registry.import_room(self._file.value, gm_name=self._gm_name.value or "GM")
+        except Exception as exc:
+            self._show_error(exc)
+            return
+        self._clear_error()
+        self._publish_links(links)
+
+    def _publish_links(self, links) -> None:
+        base = self.base_url or app_base_url()
+        self.links = {role: links.url(role, base) for role in ("gm", "player", "spectator")}
+        self._show_links()
+
+    def _show_links(self) -> None:
+        if not self.links:
+            self._links_box.objects = []
+            return
+        rows = [pn.pane.HTML(f"<p>{esc(self._t('dashboard.lobby.links_intro'))}</p>")]
+        for role in ("gm", "player", "spectator"):
+            rows.append(pn.widgets.TextInput(name=self._t(f"dashboard.link.{role}"), value=self.links[role],
+                                             disabled=False, sizing_mode="stretch_width",
+                                             css_classes=[f"raisus-link-{role}"]))
+        self._links_box.objects = rows
+
+    def __panel__(self):
+        return self._layout
