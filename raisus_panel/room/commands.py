@@ -16,6 +16,7 @@ from raisus_panel.rules import (
     Character, CharacterTeam, Contest, RuleError, RulesProfile, action_check, effective_tn,
 )
 from raisus_panel.rules.dice import DiceSource
+from raisus_panel.rules.recovery import recovery_gains
 from raisus_panel.rules.validation import clean_name
 
 from .projection import RoomState, contest_summary
@@ -288,17 +289,7 @@ def plan_open_round(state: RoomState, actor: Actor, args: dict, **_) -> list[dic
 def plan_recover(state: RoomState, actor: Actor, args: dict, **_) -> list[dict]:
     """Recovery of a character outside the current contest (inside it, the contest recovers)."""
     char = _room_character(state, args.get("character"))
-    amount, name = args.get("amount"), args.get("cliche")
-    if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int) or amount < 1):
-        raise RuleError(f"Recover a whole number of dice (1 or more), or leave 'amount' out for all; not {amount!r}.")
-    targets = [char.cliche(name)] if name is not None else list(char.cliches)
-    gains = []
-    for c in targets:
-        gain = c.rating - c.current if amount is None else min(amount, c.rating - c.current)
-        if gain > 0:
-            gains.append({"character": char.uid, "cliche": c.name, "amount": gain})
-    if not gains:
-        raise RuleError(f"{char.name} has nothing to recover: every cliché is at its rating.")
+    gains = recovery_gains(char, args.get("cliche"), args.get("amount"))
     return [{"type": "recovered", "gains": gains}]
 
 

@@ -19,6 +19,7 @@ from .dice import DiceSource, SeededDice
 from .errors import RuleError, SaveFileError
 from .events import dumps_save, loads_save, make_event
 from .profile import RulesProfile
+from .recovery import recovery_gains
 from .team import CharacterTeam
 from .validation import clean_name, clean_text
 
@@ -938,16 +939,7 @@ class Contest(param.Parameterized):
             if self._status != "ended":
                 raise RuleError("Recovery comes after the contest: end it first.")
             char = self._resolve_character(character)
-            if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int) or amount < 1):
-                raise RuleError(f"Recover a whole number of dice (1 or more), or None for all; not {amount!r}.")
-            targets = [char.cliche(cliche)] if cliche is not None else list(char.cliches)
-            gains = []
-            for c in targets:
-                gain = c.rating - c.current if amount is None else min(amount, c.rating - c.current)
-                if gain > 0:
-                    gains.append({"character": char.uid, "cliche": c.name, "amount": gain})
-            if not gains:
-                raise RuleError(f"{char.name} has nothing to recover: every cliché is at its rating.")
+            gains = recovery_gains(char, cliche, amount)
             yield make_event("recovered", gains=gains)
         return self._command(_plan_recover)
 
