@@ -1,0 +1,277 @@
+"""How each event changes a contest: the projection of the event log, and the chart history.
+
+:class:`~raisus_panel.rules.contest.Contest` decides (commands check the rules and roll); this module
+applies. Every ``_on_<event type>`` handler changes state only from the event's own data -- the dice
+faces and the points lost are in the event -- so replaying a log always gives the same contest.
+"""
+
+from __future__ import annotations
+
+from .character import Character
+from .cliche import Cliche
+from .team import CharacterTeam
+
+
+class ContestProjection:
+    """Mixin of :class:`~raisus_panel.rules.contest.Contest`: applies events and keeps the history.
+
+    It relies on the contest's lookups (``_unit``, ``_side_of``, ``_team_of``, ``characters``,
+    ``chosen``) and owns the private state they read.
+    """
+
+    def _reset(self) -> None:
+        """Put every character and team back as it was when the contest started."""
+        start = self._events[0]
+        for data in start["characters"]:
+            char = self._objects.get(data["uid"])
+            if char is None:
+                self._objects[data["uid"]] = Character.from_dict(data)
+                continue
+            fresh = {c["name"]: c for c in data["cliches"]}
+            kept = {c.name: c for c in char.cliches if c.name in fresh}
+            for name, cliche in kept.items():
+                cliche.param.update(current=fresh[name]["current"], extra=fresh[name].get("extra", 0))
+            restored = [kept.get(name) or Cliche.from_dict(d, max_rating=char.max_rating)
+                        for name, d in fresh.items()]
+            if [c.name for c in restored] != [c.name for c in char.cliches]:
+                char.cliches = restored
+        self._teams = {uid: t for uid, t in self._teams.items()
+                       if uid in {d["uid"] for d in start["teams"]}}
+        for data in start["teams"]:
+            team = self._teams.get(data["uid"]) or self._team_from_dict(data)
+            team.param.update(revenge=data["revenge"], dropped=list(data["dropped"]),
+                              approved=data["approved"])
+            self._teams[team.uid] = team
+        self._side_ids = [list(s) for s in start["sides"]]
+        self._choice: dict[str, dict] = {}
+        self._start_scores: dict[str, dict[str, int]] = {}
+        self._dropped: set[str] = set()
+        self._window: dict | None = None
+        self._carry = [False, False]
+        self._rounds = 0
+        self._exchanges = 0
+        self._rolled = False
+        self._status, self._winner, self._outcome = "active", None, ""
+        self._owed: list[str] = []
+        self._fates: dict[str, str] = {}
+        self._history: list[dict] = []
+        self._series: dict[str, str] = {}
+        self._last_roll = None
+        self._tickets = False
+
+    def _team_from_dict(self, data: dict) -> CharacterTeam:
+        members = [(self._objects[m["character"]], m["cliche"], m["appropriate"]) for m in data["members"]]
+        return CharacterTeam(members, leader=self._objects[data["leader"]], name=data["name"],
+                             uid=data["uid"])
+
+    # ---------------------------------------------------------------------- applying the events --
+    def _on_start(self, event: dict) -> None:
+        for data in event["characters"]:
+            if data["uid"] not in self._objects:
+                self._objects[data["uid"]] = Character.from_dict(data)
+        self._name = event["name"]
+        self._reset()
+        for char in self.characters():
+            self._start_scores[char.uid] = {c.name: c.pool for c in char.cliches}
+            usable = [c for c in char.cliches if c.pool > 0]
+            if len(usable) == 1 and not self._team_of(char):
+                self._choice[char.uid] = {"cliche": usable[0].name, "appropriate": True, "approved": False}
+        self._refresh_series()
+        self._point("start", x=0.0)
+
+    def _apply(self, event: dict) -> None:
+        getattr(self, f"_on_{event['type']}")(event)
+
+    def _apply_hits(self, hits: list[dict], sign: int = -1) -> None:
+        for h in hits:
+            cliche = self._objects[h["character"]].cliche(h["cliche"])
+            cliche.param.update(extra=cliche.extra + sign * h["extra"], current=cliche.current + sign * h["current"])
+
+    def _on_cliche_chosen(self, event: dict) -> None:
+        self._choice[event["unit"]] = {k: event[k] for k in ("cliche", "appropriate", "approved")}
+        self._refresh_series()
+        self._setup_point()
+
+    def _on_approved(self, event: dict) -> None:
+        uid = event["unit"]
+        if uid in self._teams:
+            self._teams[uid].approved = True
+        else:
+            self._choice[uid]["approved"] = True
+
+    def _on_tickets_given(self, event: dict) -> None:
+        self._tickets = True
+        for uid in event["temporary"]:
+            char = self._objects[uid]
+            char.add_cliche(event["cliche"], event["rating"], temporary=True)
+            self._start_scores.setdefault(uid, {})[event["cliche"]] = event["rating"]
+            self._choice[uid] = {"cliche": event["cliche"], "appropriate": True, "approved": False}
+        for b in event["brevet"]:
+            cliche = self._objects[b["character"]].cliche(b["cliche"])
+            cliche.extra += event["rating"]
+            self._start_scores.setdefault(b["character"], {})[b["cliche"]] = cliche.pool
+            self._choice[b["character"]] = {"cliche": b["cliche"], "appropriate": True, "approved": False}
+        self._refresh_series()
+        self._setup_point()
+
+    def _on_team_formed(self, event: dict) -> None:
+        data = event["team"]
+        team = self._teams.get(data["uid"]) or self._team_from_dict(data)
+        team.param.update(revenge=self._carry[event["side"]], dropped=[], approved=False)
+        self._teams[team.uid] = team
+        self._carry[event["side"]] = False
+        side = self._side_ids[event["side"]]
+        members = {m.uid for m in team.members}
+        at = min(i for i, u in enumerate(side) if u in members)
+        rest = [u for u in side if u not in members]
+        rest.insert(min(at, len(rest)), team.uid)
+        self._side_ids[event["side"]] = rest
+        self._refresh_series()
+        self._between_point("team_formed", team=team.uid) if self._rolled else self._setup_point()
+
+    def _on_round_decided(self, event: dict) -> None:
+        self._rolled = True
+        self._window = None
+        self._carry = [False, False]
+        self._apply_hits(event["hits"])
+        for spec in event["used"]:
+            if spec["unit"] in self._teams:
+                self._teams[spec["unit"]].revenge = False
+            else:
+                prev = self._choice.get(spec["unit"], {"appropriate": True, "approved": False})
+                self._choice[spec["unit"]] = {**prev, "cliche": spec["cliche"]}
+        loser = event["units"][1 - event["winner"]]
+        if loser in self._teams and event["hits"]:
+            team = self._teams[loser]
+            self._window = {"team": loser, "damage": event["damage"], "hits": event["hits"],
+                            "leader_down": team.cliche_of(team.leader).pool == 0
+                            and any(m is not team.leader for m in team.active_members)}
+        self._last_roll = event
+        self._exchanges += 1
+        self._refresh_series()
+        self._point("round", x=float(self._rounds + 1), seq=event["seq"], winner=event["winner"],
+                    damage=event["damage"], faces=[[r["faces"] for r in a] for a in event["attempts"]],
+                    totals=[event["attempts"][-1][0]["total"], event["attempts"][-1][1]["total"]],
+                    units=event["units"])
+        if event["closes_round"]:
+            self._rounds += 1
+            self._exchanges = 0
+
+    def _on_round_ended(self, event: dict) -> None:
+        self._rounds += 1
+        self._exchanges = 0
+        self._window = None
+
+    def _on_volunteered(self, event: dict) -> None:
+        self._apply_hits(event["restore"], sign=+1)
+        self._apply_hits(event["hits"])
+        self._teams[event["team"]].revenge = True
+        self._window = None
+        self._between_point("volunteered", team=event["team"], member=event["member"])
+
+    def _on_loss_assigned(self, event: dict) -> None:
+        self._apply_hits(event["restore"], sign=+1)
+        self._apply_hits(event["hits"])
+        self._window = None
+        self._between_point("loss_assigned", team=event["team"], member=event["member"])
+
+    def _on_team_disbanded(self, event: dict) -> None:
+        team = self._teams[event["team"]]
+        self._apply_hits(event["hits"])
+        side = self._side_of(team.uid)
+        ids = self._side_ids[side]
+        at = ids.index(team.uid)
+        members = [m.uid for m in team.members]
+        self._side_ids[side] = ids[:at] + members + ids[at + 1:]
+        for m in team.members:
+            self._choice[m.uid] = {"cliche": team.member_cliches[m.uid],
+                                   "appropriate": team.appropriate[m.uid], "approved": team.approved}
+        self._carry[side] = bool(event["revenge_carry"])
+        team.revenge = False
+        if self._window and self._window["team"] == team.uid:
+            self._window = None
+        self._between_point("team_disbanded", team=team.uid, reason=event["reason"])
+
+    def _on_dropped_out(self, event: dict) -> None:
+        self._apply_hits(event["hits"])
+        self._dropped.add(event["member"])
+        team = self._teams[event["team"]]
+        team.dropped = [*team.dropped, event["member"]]
+        self._window = None
+        self._between_point("dropped_out", team=event["team"], member=event["member"])
+
+    def _on_contest_ended(self, event: dict) -> None:
+        self._status, self._winner = "ended", event["winner"]
+        self._outcome, self._owed, self._window = event["outcome"], list(event["owed"]), None
+        for char in self.characters():
+            if any(c.temporary for c in char.cliches):
+                char.cliches = [c for c in char.cliches if not c.temporary]
+            for c in char.cliches:
+                if c.extra:
+                    c.extra = 0
+        for team in self._teams.values():
+            team.revenge = False
+
+    def _on_fate_decided(self, event: dict) -> None:
+        self._fates[event["character"]] = event["text"]
+
+    def _on_fate_vetoed(self, event: dict) -> None:
+        self._fates.pop(event["character"], None)
+
+    def _on_recovered(self, event: dict) -> None:
+        for g in event["gains"]:
+            cliche = self._objects[g["character"]].cliche(g["cliche"])
+            cliche.current += g["amount"]
+        self._between_point("recovered", characters=sorted({g["character"] for g in event["gains"]}))
+
+    # ------------------------------------------------------------------------------- history --
+    def _refresh_series(self) -> None:
+        """Every cliché in play so far becomes a chart series, and stays one."""
+        for side in self._side_ids:
+            for uid in side:
+                obj = self._unit(uid)
+                if isinstance(obj, CharacterTeam):
+                    pairs = [(m, obj.member_cliches[m.uid]) for m in obj.members]
+                else:
+                    cliche = self.chosen(obj)
+                    pairs = [(obj, cliche.name)] if cliche else []
+                for char, cliche_name in pairs:
+                    key = f"{char.uid}:{cliche_name}"
+                    if key not in self._series:
+                        label = char.name if cliche_name == char.name else f"{char.name} · {cliche_name}"
+                        self._series[key] = label
+
+    def _scores(self) -> dict[str, int]:
+        out = {}
+        for key in self._series:
+            uid, cliche_name = key.split(":", 1)
+            char = self._objects[uid]
+            out[key] = char.cliche(cliche_name).pool if char.has_cliche(cliche_name) else 0
+        return out
+
+    def _point(self, kind: str, *, x: float, **details) -> None:
+        self._history.append({"round": self._rounds if kind != "round" else self._rounds + 1, "x": x,
+                              "kind": kind, "scores": self._scores(), **details})
+
+    def _setup_point(self) -> None:
+        """Before the first roll, setup changes rewrite the round-0 point instead of adding one."""
+        if not self._rolled:
+            self._history = [h for h in self._history if h["kind"] != "start"]
+            self._point("start", x=0.0)
+            self._history.sort(key=lambda h: h["x"])
+        else:
+            self._between_point("cliche_chosen")
+
+    def _between_point(self, kind: str, **details) -> None:
+        self._point(kind, x=self._rounds + 0.5, **details)
+
+    def history_rows(self) -> list[dict]:
+        """The history in long form: one row per point and series (round, x, kind, character, cliché, score)."""
+        rows = []
+        for point in self._history:
+            for key, score in point["scores"].items():
+                uid, cliche_name = key.split(":", 1)
+                rows.append({"round": point["round"], "x": point["x"], "kind": point["kind"],
+                             "series": key, "label": self._series[key], "character": uid,
+                             "cliche": cliche_name, "score": score})
+        return rows
