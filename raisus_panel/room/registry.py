@@ -136,6 +136,26 @@ class RoomRegistry:
         raise PermissionDenied("This link is not valid for this room (it may be old): ask the GM for a "
                                "new one.")
 
+    def reissue_links(self, session: RoomSession, roles=("player", "spectator")) -> dict[str, str]:
+        """New tokens for the players' invitation and the spectators' link (the old ones stop working).
+
+        For a GM who lost the links or wants to shut out someone who had one. Players who already
+        joined keep their personal links; the GM link is not reissued here.
+        """
+        if not session.actor.is_gm:
+            raise PermissionDenied("Only the GM can hand out new links.")
+        roles = [Role(r).value for r in roles]
+        if "gm" in roles:
+            raise RuleError("The GM link is not reissued from a room page.")
+        room_id = session.room.room_id
+        with self._lock:
+            meta = self.store.room_meta(room_id)
+            auth = dict(meta.get("auth", {}))
+            tokens = {role: new_token(room_id) for role in roles}
+            auth.update({role: hash_token(token) for role, token in tokens.items()})
+            self.store.set_meta(room_id, {**meta, "auth": auth})
+        return tokens
+
     def resolve(self, token: str) -> tuple[Room, Role]:
         """The room a link's token opens and the role it gives; PermissionDenied for a bad token."""
         room, _, role = self._identify(token)

@@ -108,3 +108,20 @@ def test_get_registry_is_one_per_database(tmp_path):
     assert get_registry(str(tmp_path / "." / "a.sqlite")) is a
     assert get_registry(tmp_path / "b.sqlite") is not a
     assert get_registry() is get_registry(None)
+
+
+def test_the_gm_reissues_invitation_and_spectator_links(registry):
+    room, links = registry.create_room("Friday game")
+    player, personal = registry.join(links.player, "Ann")
+    gm = registry.open_session(links.gm)
+    with pytest.raises(PermissionDenied, match="Only the GM"):
+        registry.reissue_links(player)
+    fresh = registry.reissue_links(gm)
+    assert set(fresh) == {"player", "spectator"}
+    for old in (links.player, links.spectator):
+        with pytest.raises(PermissionDenied):
+            registry.resolve(old)
+    assert registry.resolve(fresh["player"]) == (room, Role.PLAYER)
+    assert registry.resolve(fresh["spectator"]) == (room, Role.SPECTATOR)
+    assert registry.open_session(personal).actor.name == "Ann", "joined players keep their links"
+    assert registry.resolve(links.gm) == (room, Role.GM)
