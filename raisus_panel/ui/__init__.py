@@ -15,7 +15,7 @@ Examples
 """
 
 from .action_check import ActionCheckPanel
-from .actions import Actions, ContestActions, NotAllowed, SessionActions, rules_allow
+from .actions import Actions, ContestActions, NotAllowed, SessionActions
 from .character_sheet import CharacterSheet
 from .contest_table import ContestTable
 from .live_odds import Chances, LiveOdds, contest_chances
@@ -26,5 +26,5 @@ from .team_builder import TeamBuilder
 __all__ = [
     "ActionCheckPanel", "Actions", "Chances", "CharacterSheet", "ContestActions", "ContestTable",
     "LiveOdds", "NotAllowed", "RoundLog", "ScoreChart", "SessionActions", "TeamBuilder",
-    "contest_chances", "rules_allow",
+    "contest_chances",
 ]

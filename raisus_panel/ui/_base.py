@@ -192,7 +192,7 @@ class ComponentBase(pn.viewable.Viewer):
         self._refresh_now()
 
     def _wire_actions(self) -> None:
-        self._watch(self.actions, self._on_actions_state, "contest", "characters", "checks", "seq")
+        self._watch(self.actions, self._on_actions_state, "contest", "characters", "checks", "seq", "role")
         self._wire_contest()
 
     def _wire_contest(self) -> None:
@@ -246,11 +246,26 @@ class ComponentBase(pn.viewable.Viewer):
         self._unwatch_all(self._contest_watchers)
 
     # -- commands ---------------------------------------------------------------------------------
-    def _can(self, command: str, /, **args) -> bool:
+    def _why_not(self, command: str, /, **args) -> str | None:
+        """The adapter's reason to refuse ``command`` now, or None (a hint: never breaks a refresh)."""
         try:
-            return bool(self.actions.can(command, **args))
-        except Exception:
-            return False
+            return self.actions.why_not(command, **args)
+        except Exception as exc:
+            return str(exc) or type(exc).__name__
+
+    def _can(self, command: str, /, **args) -> bool:
+        return self._why_not(command, **args) is None
+
+    def _offer(self, button, command: str, /, **args) -> bool:
+        """Enable ``button`` if ``command`` would be accepted now, else disable it and say why on hover."""
+        reason = self._why_not(command, **args)
+        button.param.update(disabled=reason is not None, description=reason)
+        return reason is None
+
+    @staticmethod
+    def _withhold(button) -> None:
+        """Disable ``button`` for a command not fully set up yet (no reason to show)."""
+        button.param.update(disabled=True, description=None)
 
     def _run(self, command: str, /, **args):
         """Give a command; show a refusal in place (nothing changed) and return None, else the result."""

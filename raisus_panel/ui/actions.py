@@ -1,8 +1,10 @@
 """How components act: a small adapter between clicks and whoever decides.
 
 Components never change game state themselves. They call :meth:`Actions.act` with a command name and
-plain arguments (uids, names, numbers, text), and ask :meth:`Actions.can` which buttons to enable.
-Two adapters implement it:
+plain arguments (uids, names, numbers, text), and ask :meth:`Actions.why_not` (or :meth:`Actions.can`)
+which buttons to enable and why the others are not. The answer is the rules' own: a dry run of the
+real command (:meth:`Contest.why_not <raisus_panel.rules.Contest.why_not>`), never a copy of the rules
+here. Two adapters implement it:
 
 * :class:`ContestActions` -- the notebook case: commands go straight to a :class:`~raisus_panel.rules.Contest`
   (and a local list of characters and action checks).
@@ -37,29 +39,23 @@ Commands and their arguments (all plain values, so they can travel to a room):
 
 from __future__ import annotations
 
+import inspect
 import weakref
-from collections.abc import Callable
 
 import panel as pn
 import param
 
 from raisus_panel.i18n import t
-from raisus_panel.rules import (Character, CharacterTeam, Contest, DiceSource, RuleError, RulesProfile,
-                                SeededDice, action_check)
+from raisus_panel.rules import (Character, Contest, DiceSource, RuleError, RulesProfile, SeededDice,
+                                action_check)
 
 from . import _derive as d
 
-__all__ = ["Actions", "ContestActions", "SessionActions", "NotAllowed", "GM_ONLY", "refusals", "rules_allow"]
+__all__ = ["Actions", "ContestActions", "SessionActions", "NotAllowed", "GM_ONLY", "refusals"]
 
 #: Commands only the game master may give (a hint for enabling buttons; the room checks roles).
 GM_ONLY = frozenset({"approve", "give_tickets", "exchange", "end_round", "end", "veto_fate", "recover",
                      "undo", "start_contest"})
-
-#: Commands a room answers for itself (its undo also takes back room events, such as a new character).
-_ROOM_LEVEL = frozenset({"undo", "start_contest", "close_contest", "open_round"})
-
-#: Commands that need no contest.
-_NO_CONTEST = frozenset({"start_contest", "save_character", "action_check"})
 
 
 class NotAllowed(RuleError):
@@ -79,149 +75,9 @@ def refusals() -> tuple[type[BaseException], ...]:
     return tuple(types)
 
 
-# ------------------------------------------------------------------------------ rule predicates --
-def _roll_round_ok(c: Contest) -> bool:
-    window = c.volunteer_window
-    counts = [len(c.active_units(s)) for s in (0, 1)]
-    if window and window["leader_down"]:
-        # the next command first breaks the team up; count who would stand afterwards
-        team = d.unit(c, window["team"])
-        side = d.side_of(c, window["team"])
-        penalty = c.profile.disband_penalty
-        survivors = [m for m in team.active_members
-                     if m is not team.leader and team.cliche_of(m).pool > penalty]
-        counts[side] += len(survivors) - 1
-        if counts != [1, 1]:
-            return False
-        return True
-    if counts != [1, 1]:
-        return False
-    return all(d.can_roll(c, c.active_units(s)[0]) for s in (0, 1))
-
-
-def _exchange_ok(c: Contest, attacker: str | None = None, target: str | None = None) -> bool:
-    if c.single_roll or not c.needs_exchanges:
-        return False
-    if attacker is None or target is None:
-        return True
-    a, b = d.unit(c, attacker), d.unit(c, target)
-    if a is None or b is None or d.side_of(c, attacker) == d.side_of(c, target):
-        return False
-    return d.can_roll(c, a) and d.can_roll(c, b)
-
-
-def _choose_ok(c: Contest, unit: str, cliche: str | None = None, **_) -> bool:
-    u = d.unit(c, unit)
-    if u is None or isinstance(u, CharacterTeam) or not c.is_active(unit):
-        return False
-    if cliche is None:
-        return True
-    return u.has_cliche(cliche) and u.cliche(cliche).pool > 0
-
-
-def _tickets_ok(c: Contest, **_) -> bool:
-    return (not d.has_rolled(c) and not any(e["type"] == "tickets_given" for e in c.events)
-            and not any(isinstance(u, CharacterTeam) for u in d.units(c)))
-
-
-def _window_member(c: Contest, member: str):
-    window = c.volunteer_window
-    if not window:
-        return None, None, None
-    team = d.unit(c, window["team"])
-    char = next((m for m in team.members if m.uid == member), None) if team else None
-    return team, char, window
-
-
-def _volunteer_ok(c: Contest, member: str) -> bool:
-    team, char, window = _window_member(c, member)
-    if char is None or char.uid in team.dropped:
-        return False
-    back = sum(h["extra"] + h["current"] for h in window["hits"] if h["character"] == char.uid)
-    return team.cliche_of(char).pool + back >= 1
-
-
-def _assign_ok(c: Contest, member: str) -> bool:
-    team, char, _ = _window_member(c, member)
-    return c.profile.team_loss == "leader_assigns" and char is not None and team.is_active(char)
-
-
-def _drop_ok(c: Contest, member: str) -> bool:
-    team = d.team_of(c, member)
-    return team is not None and team.is_active(d.character(c, member))
-
-
-def _form_ok(c: Contest, members=(), **_) -> bool:
-    uids = [m["character"] if isinstance(m, dict) else m for m in members]
-    if len(uids) < 2 or len(set(uids)) != len(uids):
-        return False
-    sides = set()
-    for uid in uids:
-        u = d.unit(c, uid)
-        if u is None or isinstance(u, CharacterTeam) or d.is_mob(u) or not c.is_active(uid):
-            return False
-        sides.add(d.side_of(c, uid))
-    return len(sides) == 1
-
-
-def _recover_ok(c: Contest, character: str, cliche: str | None = None, **_) -> bool:
-    char = d.character(c, character)
-    if char is None:
-        return False
-    cliches = [x for x in char.cliches if cliche is None or x.name == cliche]
-    return any(x.current < x.rating for x in cliches)
-
-
-_ACTIVE_RULES: dict[str, Callable[..., bool]] = {
-    "roll_round": lambda c, **_: _roll_round_ok(c),
-    "exchange": _exchange_ok,
-    "end_round": lambda c, **_: d.exchange_played(c),
-    "choose": _choose_ok,
-    "approve": lambda c, unit, **_: c.needs_approval(unit),
-    "give_tickets": _tickets_ok,
-    "volunteer": lambda c, member, **_: _volunteer_ok(c, member),
-    "assign_loss": lambda c, member, **_: _assign_ok(c, member),
-    "drop_out": lambda c, member, **_: _drop_ok(c, member),
-    "disband": lambda c, team, **_: isinstance(d.unit(c, team), CharacterTeam),
-    "form_team": _form_ok,
-    "end": lambda c, **_: True,
-}
-
-_ENDED_RULES: dict[str, Callable[..., bool]] = {
-    "decide_fate": lambda c, character, **_: character in c.owed_fates,
-    "veto_fate": lambda c, character, **_: character in c.fates,
-    "recover": _recover_ok,
-}
-
-
-def rules_allow(contest: Contest | None, command: str, /, **args) -> bool:
-    """Whether the rules would accept ``command`` with ``args`` right now (no state is changed).
-
-    A hint for enabling buttons, computed from the contest's public state; the rules still decide
-    when the command is given. Unknown commands are allowed (the rules will say no if they must).
-    """
-    name = command
-    if name in _NO_CONTEST:
-        return True
-    if contest is None:
-        return False
-    if name == "undo":
-        return len(contest.events) > 1
-    if name == "veto_fate":
-        return _ENDED_RULES[name](contest, **args)
-    try:
-        if name in _ENDED_RULES:
-            return contest.status == "ended" and bool(_ENDED_RULES[name](contest, **args))
-        if name in _ACTIVE_RULES:
-            return contest.status == "active" and bool(_ACTIVE_RULES[name](contest, **args))
-    except (RuleError, KeyError, TypeError, ValueError, AttributeError):
-        return False
-    return True
-
-
 # ------------------------------------------------------------------------------------ adapters --
 class Actions(param.Parameterized):
-    """What a component acts through: ``act`` gives a command, ``can`` says whether to offer it.
+    """What a component acts through: ``act`` gives a command, ``why_not``/``can`` say whether to offer it.
 
     Subclasses keep ``contest``, ``characters`` and ``checks`` up to date so that components can
     watch them; components never change them.
@@ -248,12 +104,22 @@ class Actions(param.Parameterized):
         """Give ``command``; raise RuleError (or a permission error) if it is refused."""
         raise NotImplementedError
 
-    def can(self, command: str, /, **args) -> bool:
-        """Whether ``command`` with ``args`` would be accepted now (for enabling buttons)."""
+    def why_not(self, command: str, /, **args) -> str | None:
+        """Why ``command`` with ``args`` would be refused now (a message for the user), or None.
+
+        Nothing changes: the role is checked and the rules are asked for a dry run of the command.
+        """
         raise NotImplementedError
 
-    def supports(self, command: str) -> bool:
-        """Whether this adapter knows ``command`` at all (rooms have a few more, e.g. ``open_round``)."""
+    def can(self, command: str, /, **args) -> bool:
+        """Whether ``command`` with ``args`` would be accepted now (False for an unknown command)."""
+        return self.supports(command) and self.why_not(command, **args) is None
+
+    def supports(self, command: str, /, *arguments: str) -> bool:
+        """Whether this adapter knows ``command`` (and takes these argument names) at all.
+
+        Rooms have a few more commands (e.g. ``open_round``) and arguments (``private`` checks).
+        """
         return True
 
     def character(self, uid: str) -> Character | None:
@@ -326,33 +192,74 @@ class ContestActions(Actions):
         return self.dice
 
     # -- the adapter ---------------------------------------------------------------------------
-    def supports(self, command: str) -> bool:
-        """Whether there is a local handler for ``command``."""
-        return hasattr(self, f"_do_{command}")
+    def _handler(self, command: str):
+        """What runs ``command``: the contest's own method for contest commands, else a local one."""
+        if command in Contest.COMMANDS:
+            return getattr(Contest, command)
+        return getattr(self, f"_do_{command}", None)
 
-    def can(self, command: str, /, **args) -> bool:
-        """Role hint and rules hint together (see :func:`rules_allow`)."""
-        if not self.supports(command) or not self._role_allows(command):
+    def supports(self, command: str, /, *arguments: str) -> bool:
+        """Whether ``command`` can run here, taking ``arguments`` (names) -- no ``private`` checks."""
+        handler = self._handler(command)
+        if handler is None:
             return False
-        return rules_allow(self.contest, command, **args)
+        return set(arguments) <= set(inspect.signature(handler).parameters)
 
     def _role_allows(self, name: str) -> bool:
         if self.role == "spectator":
             return False
         return self.role == "gm" or name not in GM_ONLY
 
-    def act(self, command: str, /, **args):
-        """Run ``command`` on the local models; RuleError when refused (nothing changes)."""
-        handler = getattr(self, f"_do_{command}", None)
-        if handler is None:
+    def _admit(self, command: str) -> None:
+        """Raise what refuses ``command`` before the rules are asked: unknown, the role, no contest."""
+        if self._handler(command) is None:
             raise ValueError(f"Unknown command {command!r}.")
         if not self._role_allows(command):
             raise NotAllowed(t("error.role", role=t(f"role.{self.role}"), command=command))
-        if command not in _NO_CONTEST and self.contest is None:
+        if command in Contest.COMMANDS and self.contest is None:
             raise RuleError(t("error.no_contest"))
-        return handler(**args)
 
-    # -- contest commands ---------------------------------------------------------------------
+    def _contest_args(self, command: str, args: dict) -> dict:
+        """The adapter's plain arguments as the contest method takes them (its names are the same).
+
+        Contest methods take uids themselves; only a team's members and leader must be characters:
+        ``{"character": uid, "cliche": name, "appropriate": bool}`` -> ``(character, cliche, appropriate)``.
+        """
+        if command != "form_team":
+            return args
+        members = [(self._contest_character(m["character"]), m["cliche"], bool(m.get("appropriate", True)))
+                   for m in args.get("members", ())]
+        leader = args.get("leader")
+        return {**args, "members": members, "leader": self._contest_character(leader) if leader else None}
+
+    def _contest_character(self, uid: str) -> Character:
+        char = d.character(self.contest, uid)
+        if char is None:
+            raise RuleError(t("error.unknown_character", uid=uid))
+        return char
+
+    def why_not(self, command: str, /, **args) -> str | None:
+        """Why ``command`` would be refused now -- the role's reason or the rules' -- or None.
+
+        Contest commands are a dry run of the contest's own command (:meth:`Contest.why_not`: the
+        same checks, no dice used, nothing changed). Raises ValueError for an unknown command.
+        """
+        try:
+            self._admit(command)
+            if command in Contest.COMMANDS:
+                return self.contest.why_not(command, **self._contest_args(command, args))
+        except RuleError as exc:
+            return str(exc)
+        return None
+
+    def act(self, command: str, /, **args):
+        """Run ``command`` on the local models; RuleError when refused (nothing changes)."""
+        self._admit(command)
+        if command in Contest.COMMANDS:
+            return getattr(self.contest, command)(**self._contest_args(command, args))
+        return self._handler(command)(**args)
+
+    # -- commands the contest does not run ------------------------------------------------------
     def _do_start_contest(self, name: str, side_a=(), side_b=(), single_roll: bool = False):
         def pick(uids):
             chars = []
@@ -369,62 +276,6 @@ class ContestActions(Actions):
         self.contest = contest
         return contest.events
 
-    def _do_choose(self, unit, cliche, appropriate=True, approved=False):
-        return self.contest.choose(unit, cliche, appropriate=appropriate, approved=approved)
-
-    def _do_approve(self, unit):
-        return self.contest.approve(unit)
-
-    def _do_give_tickets(self, name=None, fitting=None):
-        return self.contest.give_tickets(fitting, name=name)
-
-    def _do_roll_round(self):
-        return self.contest.roll_round()
-
-    def _do_exchange(self, attacker, target):
-        return self.contest.exchange(attacker, target)
-
-    def _do_end_round(self):
-        return self.contest.end_round()
-
-    def _do_volunteer(self, member):
-        return self.contest.volunteer(member)
-
-    def _do_assign_loss(self, member):
-        return self.contest.assign_loss(member)
-
-    def _do_drop_out(self, member):
-        return self.contest.drop_out(member)
-
-    def _do_disband(self, team):
-        return self.contest.disband(team)
-
-    def _do_form_team(self, members, leader=None, name=None):
-        specs = []
-        for m in members:
-            char = d.character(self.contest, m["character"])
-            if char is None:
-                raise RuleError(t("error.unknown_character", uid=m["character"]))
-            specs.append((char, m["cliche"], bool(m.get("appropriate", True))))
-        lead = d.character(self.contest, leader) if leader else None
-        return self.contest.form_team(specs, leader=lead, name=name or None)
-
-    def _do_end(self, outcome, winner=None):
-        return self.contest.end(outcome, winner)
-
-    def _do_decide_fate(self, character, text):
-        return self.contest.decide_fate(character, text)
-
-    def _do_veto_fate(self, character):
-        return self.contest.veto_fate(character)
-
-    def _do_recover(self, character, cliche=None, amount=None):
-        return self.contest.recover(character, cliche, amount)
-
-    def _do_undo(self):
-        return self.contest.undo()
-
-    # -- characters and checks ----------------------------------------------------------------
     def _do_save_character(self, data: dict) -> Character:
         fresh = Character.from_dict(data)  # validates every field (RuleError)
         old = self.character(fresh.uid)
@@ -464,7 +315,7 @@ class SessionActions(Actions):
     Parameters
     ----------
     session
-        A ``raisus_panel.room.RoomSession``: ``.act(name, **args)``, ``.can(name, **args)``, ``.room``
+        A ``raisus_panel.room.RoomSession``: ``.act(name, **args)``, ``.why_not(name, **args)``, ``.room``
         (with ``contest``, ``characters``, ``checks``) and ``.actor`` (with a ``role``).
     """
 
@@ -525,24 +376,24 @@ class SessionActions(Actions):
             return found
         return events
 
-    def supports(self, command: str) -> bool:
-        """Whether the room knows ``command`` (its command table, when it publishes one)."""
+    def supports(self, command: str, /, *arguments: str) -> bool:
+        """Whether the room knows ``command`` and takes ``arguments`` (its command table)."""
         try:
             from raisus_panel.room.commands import ALIASES, ARGUMENTS, SAVE_CHARACTER
         except ImportError:  # pragma: no cover - an older room layer
             return True
-        return command in ARGUMENTS or command in ALIASES or command == SAVE_CHARACTER
+        if command == SAVE_CHARACTER:
+            return set(arguments) <= {"data"}
+        takes = ARGUMENTS.get(ALIASES.get(command, command))
+        return takes is not None and set(arguments) <= takes
 
-    def can(self, command: str, /, **args) -> bool:
-        """The room's answer for this role, and the rules hint."""
-        try:
-            if not self._session.can(command, **args):
-                return False
-        except Exception:
-            return False
-        if command in _ROOM_LEVEL:  # the room's own log, not only the contest's
-            return True
-        return rules_allow(self.contest, command, **args)
+    def why_not(self, command: str, /, **args) -> str | None:
+        """The room's answer for this session: its role, the arguments and the rules.
+
+        The room checks permission and arguments, then asks the contest for a dry run of the
+        command (``RoomSession.why_not``); nothing changes.
+        """
+        return self._session.why_not(command, **args)
 
     def dispose(self) -> None:
         """Stop mirroring the room (call when the browser tab closes)."""

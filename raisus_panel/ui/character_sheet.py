@@ -194,7 +194,10 @@ class CharacterSheet(ComponentBase):
         self._valid = self._validate() is not None
         if self._valid:
             self._clear_error()
-        self._save.disabled = not self._valid or not self._can("save_character")
+        if self._valid:
+            self._offer(self._save, "save_character", data=self.draft())
+        else:
+            self._withhold(self._save)
         self._export.filename = self._filename()
 
     def _load(self, character: Character | None) -> None:

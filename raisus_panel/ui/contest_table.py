@@ -13,6 +13,10 @@ from .team_builder import TeamBuilder
 
 _NONE = ""  # the "nothing chosen yet" value of pickers
 
+#: Free text (an outcome, a fate) is checked when its button is pressed: an empty field is no reason to
+#: grey the button out, so whether the command is available now is asked with a stand-in text.
+_TEXT_LATER = "…"
+
 
 class ContestTable(ComponentBase):
     """The table of a contest: both sides' units and every command the rules allow right now.
@@ -25,8 +29,9 @@ class ContestTable(ComponentBase):
     attacker and target for each exchange and ends the round. Before the first roll the GM may give
     tickets. At the end, the winners write fates (the GM may veto), and the GM recovers spent dice.
     Every click is a command through ``actions``; a refusal is shown and changes nothing. Buttons are
-    enabled only when ``actions.can`` says the command would be accepted. With no contest (or after
-    one), a setup form starts a new one from the table's characters.
+    enabled only when ``actions.why_not`` says the command would be accepted (a dry run of the rules'
+    own command); a disabled button tells why on hover. With no contest (or after one), a setup form
+    starts a new one from the table's characters.
 
     Parameters
     ----------
@@ -266,13 +271,13 @@ class ContestTable(ComponentBase):
                 flag = "" if u.appropriate[m.uid] else " · " + t("contest.inappropriate")
                 label = f"{m.name} — {u.cliche_of(m).label}{flag}" + (f" ({state})" if state else "")
                 row["label"].object = esc(label)
-                row["volunteer"].disabled = not self._can("volunteer", member=m.uid)
-                row["drop"].disabled = not self._can("drop_out", member=m.uid)
+                self._offer(row["volunteer"], "volunteer", member=m.uid)
+                self._offer(row["drop"], "drop_out", member=m.uid)
                 row["assign"].visible = contest.profile.team_loss == "leader_assigns"
-                row["assign"].disabled = not self._can("assign_loss", member=m.uid)
+                self._offer(row["assign"], "assign_loss", member=m.uid)
                 rows.append(row["view"])
             card["members_box"].objects = rows
-            card["disband"].disabled = not self._can("disband", team=uid)
+            self._offer(card["disband"], "disband", team=uid)
         else:
             chosen = contest.chosen(uid)
             usable = {c.label: c.name for c in u.cliches if c.pool > 0}
@@ -283,10 +288,11 @@ class ContestTable(ComponentBase):
                 set_options(card["cliche"], usable, prefer=chosen.name if chosen is not None else _NONE)
                 if chosen is not None and card["cliche"].value != chosen.name and chosen.name in usable.values():
                     card["cliche"].value = chosen.name
-                card["inappropriate"].value = d.is_inappropriate(contest, u)
+                card["inappropriate"].value = contest.is_inappropriate(uid)
             finally:
                 self._syncing = False
-            can_choose = self._can("choose", unit=uid)
+            pick = card["cliche"].value or next((name for name in usable.values() if name), None)
+            can_choose = pick is not None and self._can("choose", unit=uid, cliche=pick)
             card["cliche"].disabled = not can_choose
             card["inappropriate"].disabled = not can_choose
             if chosen is not None and contest.is_active(uid):
@@ -295,7 +301,7 @@ class ContestTable(ComponentBase):
         if needs:
             bits.append(f"<b>{esc(t('contest.awaits_approval'))}</b>")
         card["approve"].visible = needs
-        card["approve"].disabled = not self._can("approve", unit=uid)
+        self._offer(card["approve"], "approve", unit=uid)
         card["head"].object = "<br>".join(bits)
         return card["view"]
 
@@ -325,7 +331,7 @@ class ContestTable(ComponentBase):
         active = contest.status == "active"
         self._roll.name = t("contest.roll", n=contest.round + 1)
         exchanges = active and contest.needs_exchanges and not contest.single_roll
-        self._exchange_box.visible = exchanges or (active and d.exchange_played(contest))
+        self._exchange_box.visible = exchanges or (active and contest.exchanges_this_round > 0)
         self._roll.visible = active and not exchanges
         self._open_round.visible = active and self.actions.supports("open_round") and \
             self._can("open_round", open=True)
@@ -349,17 +355,24 @@ class ContestTable(ComponentBase):
     def _sync_buttons(self) -> None:
         if self.contest is None:
             return
-        self._roll.disabled = not self._can("roll_round")
-        self._undo.disabled = not self._can("undo")
-        self._exchange.disabled = not (self._attacker.value and self._target.value and
-                                       self._can("exchange", attacker=self._attacker.value,
-                                                 target=self._target.value))
-        self._end_round.disabled = not self._can("end_round")
-        self._tickets.disabled = not self._can("give_tickets")
-        self._end.disabled = not self._can("end")
-        self._close.disabled = not self._can("close_contest")
-        self._recover.disabled = not (self._recover_char.value and self._can(
-            "recover", character=self._recover_char.value, cliche=self._recover_cliche.value or None))
+        self._offer(self._roll, "roll_round")
+        self._offer(self._undo, "undo")
+        if self._attacker.value and self._target.value:
+            self._offer(self._exchange, "exchange", attacker=self._attacker.value, target=self._target.value)
+        else:
+            self._withhold(self._exchange)
+        self._offer(self._end_round, "end_round")
+        self._offer(self._tickets, "give_tickets")
+        self._offer(self._end, "end", outcome=_TEXT_LATER)
+        if self.actions.supports("close_contest"):
+            self._offer(self._close, "close_contest")
+        else:
+            self._withhold(self._close)
+        if self._recover_char.value:
+            self._offer(self._recover, "recover", character=self._recover_char.value,
+                        cliche=self._recover_cliche.value or None)
+        else:
+            self._withhold(self._recover)
 
     def _sync_exchange_pickers(self, contest) -> None:
         active = [u for s in (0, 1) for u in contest.active_units(s)]
@@ -409,8 +422,8 @@ class ContestTable(ComponentBase):
             written = contest.fates.get(uid)
             row["fate"].object = esc(t("contest.fate_written", text=written)) if written else \
                 f"<i>{esc(t('contest.fate_owed'))}</i>"
-            row["decide"].disabled = not self._can("decide_fate", character=uid)
-            row["veto"].disabled = not self._can("veto_fate", character=uid)
+            self._offer(row["decide"], "decide_fate", character=uid, text=_TEXT_LATER)
+            self._offer(row["veto"], "veto_fate", character=uid)
             rows.append(row["view"])
         self._fate_rows = {k: v for k, v in self._fate_rows.items() if k in owed}
         self._fates_box.objects = rows
@@ -424,7 +437,7 @@ class ContestTable(ComponentBase):
             value = [v for v in box.value if v in options.values()]
             if box.options != options or box.value != value:
                 box.param.update(options=options, value=value)
-        self._start.disabled = not self._can("start_contest")
+        self._offer(self._start, "start_contest")
 
     # -- texts ------------------------------------------------------------------------------------
     def _last_roll_html(self, contest) -> str:

@@ -65,9 +65,9 @@ def _side_terms(contest, u) -> tuple[int, int, bool] | None:
 
 def _damage(contest, winner, loser) -> int:
     """Points the loser loses when ``winner`` wins a round (3 for an inappropriate win)."""
-    if not d.is_inappropriate(contest, winner):
+    if not contest.is_inappropriate(winner):
         return 1
-    if contest.profile.inappropriate_damage == "always" or not d.is_inappropriate(contest, loser):
+    if contest.profile.inappropriate_damage == "always" or not contest.is_inappropriate(loser):
         return 3
     return 1
 

@@ -148,8 +148,10 @@ class TeamBuilder(ComponentBase):
         self._leader.visible = need_leader
         preview, ok = self._preview_html(selected, need_leader)
         self._preview.object = preview
-        members = self.specs()
-        self._form.disabled = not ok or not self._can("form_team", members=members)
+        if ok:  # the name is checked when the team forms
+            self._offer(self._form, "form_team", members=self.specs(), leader=self._leader.value or None)
+        else:
+            self._withhold(self._form)
 
     def _draft(self) -> CharacterTeam:
         contest = self.contest
@@ -170,7 +172,7 @@ class TeamBuilder(ComponentBase):
             team = self._draft()
         except RuleError as exc:
             return f"<span class='raisus-problem'>{esc(exc)}</span>", False
-        revenge = d.pending_revenge(self.contest, self.side)
+        revenge = self.contest.pending_revenge(self.side)
         sixes = self.contest.profile.team_dice == "member_sixes"
         parts = [t("team.leader_is", name=team.leader.name),
                  team_pool_text(team, self._t, revenge=revenge, sixes=sixes)]

@@ -53,6 +53,22 @@ def free_trio_vs_ogre(rolls=()):
     return contest, ContestActions(contest), (knight, viking, squire, ogre)
 
 
+def room_for_two(rolls=()):
+    """A local room with a player, Ann ("p1"), who owns Olaf (Viking 4); the GM has Spy (Spy 3).
+
+    Returns the GM's session, Ann's session, Olaf and Spy.
+    """
+    from raisus_panel.room import Actor, Room, RoomSession
+
+    gm = Room.local("Tavern", dice=ScriptedDice(rolls))
+    ann = RoomSession(gm.room, Actor.player("p1", "Ann"))
+    ann.act("join", name="Ann")
+    gm.act("save_character", data={"name": "Olaf", "owner": "p1", "cliches": [{"name": "Viking", "rating": 4}]})
+    gm.act("save_character", data={"name": "Spy", "cliches": [{"name": "Spy", "rating": 3}]})
+    olaf, spy = gm.room.characters
+    return gm, ann, olaf, spy
+
+
 def rats():
     return GruntMob("700 Skeletal Rats", rating=7)
 

@@ -6,7 +6,7 @@ import param
 import pytest
 
 from raisus_panel.rules import Character, RuleError, ScriptedDice
-from raisus_panel.ui import ContestActions, NotAllowed, SessionActions, rules_allow
+from raisus_panel.ui import ContestActions, NotAllowed, SessionActions
 
 from .conftest import duel, free_trio_vs_ogre, team_vs_ogre
 
@@ -80,33 +80,61 @@ def test_roles_are_hints_and_refusals():
         actions.act("no_such_command")
 
 
-def test_rules_allow_team_windows():
+def member(char, appropriate=True):
+    """A form_team member as the adapters take it: the character's uid and its (only) cliché."""
+    return {"character": char.uid, "cliche": char.cliches[0].name, "appropriate": appropriate}
+
+
+def test_can_follows_the_team_windows():
     rolls = [[1] * 6, [2] * 8, [6, 6, 6, 6, 6, 1, 1, 1, 1], [3] * 8]
     contest, actions, team, (knight, viking, squire, ogre) = team_vs_ogre(rolls)
-    assert not rules_allow(contest, "volunteer", member=viking.uid)
-    assert rules_allow(contest, "drop_out", member=squire.uid)
-    assert rules_allow(contest, "disband", team=team.uid)
+    assert not actions.can("volunteer", member=viking.uid)
+    assert "right after" in actions.why_not("volunteer", member=viking.uid)  # the rules' own reason
+    assert actions.can("drop_out", member=squire.uid)
+    assert actions.can("disband", team=team.uid)
     actions.act("roll_round")  # lost
-    assert rules_allow(contest, "volunteer", member=viking.uid)
+    assert actions.can("volunteer", member=viking.uid)
     actions.act("volunteer", member=viking.uid)
-    assert not rules_allow(contest, "volunteer", member=knight.uid)
+    assert not actions.can("volunteer", member=knight.uid)
     actions.act("roll_round")  # won
-    assert not rules_allow(contest, "volunteer", member=knight.uid)
-    assert not rules_allow(contest, "drop_out", member=viking.uid)  # down
-    assert rules_allow(contest, "undo")
+    assert "won its last round" in actions.why_not("volunteer", member=knight.uid)
+    assert not actions.can("drop_out", member=viking.uid)  # down
+    assert actions.can("undo")
 
 
-def test_rules_allow_exchanges_and_forming():
+def test_can_follows_exchanges_and_forming():
     contest, actions, (knight, viking, squire, ogre) = free_trio_vs_ogre([[1, 1, 1, 1], [2] * 8])
-    assert not rules_allow(contest, "roll_round")
-    assert rules_allow(contest, "exchange", attacker=knight.uid, target=ogre.uid)
-    assert not rules_allow(contest, "exchange", attacker=knight.uid, target=viking.uid)
-    assert not rules_allow(contest, "end_round")
-    assert rules_allow(contest, "form_team", members=[knight.uid, viking.uid])
-    assert not rules_allow(contest, "form_team", members=[knight.uid, ogre.uid])
-    assert not rules_allow(contest, "form_team", members=[knight.uid])
+    assert not actions.can("roll_round")
+    assert actions.can("exchange", attacker=knight.uid, target=ogre.uid)
+    assert not actions.can("exchange", attacker=knight.uid, target=viking.uid)
+    assert not actions.can("end_round")
+    assert actions.can("form_team", members=[member(knight), member(viking)])
+    assert actions.can("form_team", members=[member(knight), member(viking, False)], leader=knight.uid)
+    assert "same side" in actions.why_not("form_team", members=[member(knight), member(ogre)])
+    assert not actions.can("form_team", members=[member(knight)])
+    assert not actions.can("form_team", members=[member(knight), {"character": "nobody", "cliche": "x"}])
     actions.act("exchange", attacker=knight.uid, target=ogre.uid)
-    assert rules_allow(contest, "end_round")
+    assert actions.can("end_round")
+
+
+def test_asking_changes_nothing_and_uses_no_dice():
+    contest, actions, (knight, viking, squire, ogre) = free_trio_vs_ogre([[1, 1, 1, 1], [2] * 8])
+    before = list(contest.events)
+    for command, args in [("exchange", {"attacker": knight.uid, "target": ogre.uid}),
+                          ("form_team", {"members": [member(knight), member(squire)]}),
+                          ("end", {"outcome": "Stop"}), ("give_tickets", {})]:
+        assert actions.why_not(command, **args) is None
+    assert contest.events == before and contest.dice.remaining == 2
+
+
+def test_why_not_gives_the_role_and_the_missing_contest():
+    contest, actions, viking, pirate = duel()
+    actions.role = "player"
+    assert actions.why_not("undo") and not actions.can("undo")
+    assert actions.can("choose", unit=viking.uid, cliche="Viking")
+    assert not actions.can("no_such_command")
+    empty = ContestActions()
+    assert empty.why_not("roll_round") and empty.why_not("start_contest") is None
 
 
 class FakeRoom(param.Parameterized):
@@ -116,7 +144,7 @@ class FakeRoom(param.Parameterized):
 
 
 class FakeSession:
-    """What SessionActions needs from a RoomSession: act, can, room, actor."""
+    """What SessionActions needs from a RoomSession: act, why_not, room, actor."""
 
     def __init__(self, room, role="player"):
         self.room = room
@@ -129,8 +157,8 @@ class FakeSession:
             return self.room.contest.roll_round()
         raise PermissionError("not yours")
 
-    def can(self, name, **args):
-        return name == "roll_round"
+    def why_not(self, name, **args):
+        return None if name == "roll_round" else "not yours"
 
 
 def test_session_actions_mirror_the_room_and_send_commands():

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 from raisus_panel.rules import Character, GruntMob
-from raisus_panel.ui import CharacterSheet, ContestActions
+from raisus_panel.ui import CharacterSheet, ContestActions, SessionActions
 
-from .conftest import click, duel
+from .conftest import click, duel, room_for_two
 
 
 def test_new_character_is_validated_and_saved():
@@ -107,3 +107,17 @@ def test_new_empties_the_form():
     sheet = CharacterSheet(character=Character("Olaf", {"Viking": 4}))
     click(sheet._new)
     assert sheet.character is None and sheet._name.value == "" and len(sheet._rows) == 1
+
+
+def test_in_a_room_the_save_button_says_whose_character_it_is():
+    gm, ann, olaf, spy = room_for_two()
+    mine = CharacterSheet(actions=SessionActions(ann), character=olaf, lang="en")
+    assert mine._save.disabled and "Nothing to change" in mine._save.description
+    mine._name.value = "Olaf the Bold"
+    assert not mine._save.disabled and mine._save.description is None
+    theirs = CharacterSheet(actions=SessionActions(ann), character=spy, lang="en")
+    theirs._name.value = "Spymaster"
+    assert theirs._save.disabled and "GM" in theirs._save.description  # the room's reason, on hover
+    gms = CharacterSheet(actions=SessionActions(gm), character=spy)
+    gms._name.value = "Spymaster"
+    assert not gms._save.disabled

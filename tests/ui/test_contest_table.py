@@ -222,3 +222,25 @@ def test_setup_starts_a_contest_from_the_table():
     assert table._play_box.visible and not table._setup_box.visible
     click(table._roll)
     assert r.cliche("700 Skeletal Rats").current == 6
+
+
+def test_a_disabled_button_says_why_on_hover():
+    rolls = [[1] * 6, [2] * 8]
+    contest, actions, team, (knight, viking, squire, ogre) = team_vs_ogre(rolls)
+    table = ContestTable(actions=actions, lang="en")
+    volunteer = card(table, team)["members"][viking.uid]["volunteer"]
+    assert volunteer.disabled and volunteer.description == actions.why_not("volunteer", member=viking.uid)
+    assert "right after" in volunteer.description  # the rules' own words
+    assert not table._roll.disabled and table._roll.description is None
+    click(table._roll)  # lost: now members may volunteer
+    assert not volunteer.disabled and volunteer.description is None
+    assert table._end_round.disabled and table._end_round.description
+
+
+def test_the_approval_the_roll_waits_for_is_named():
+    cook, king = Character("Cook", {"Cook": 3}), Character("Demon King", {"Demon King": 4})
+    contest = Contest("Martial-arts bout", cook, king, dice=ScriptedDice([]))
+    table = ContestTable(actions=ContestActions(contest))
+    card(table, cook)["inappropriate"].value = True
+    assert table._roll.disabled and "approval" in table._roll.description
+    assert card(table, cook)["inappropriate"].value and contest.is_inappropriate(cook)

@@ -57,3 +57,14 @@ def test_the_gm_closes_an_ended_contest():
     assert room.contest.status == "ended" and table._close.visible and not table._close.disabled
     click(table._close)
     assert room.contest is None and table._setup_box.visible
+
+
+def test_the_room_says_why_and_the_owner_picks_the_cliché():
+    gm, ann, room, olaf, pirate = table_for_two()
+    gm_table, ann_table = ContestTable(actions=SessionActions(gm)), ContestTable(actions=SessionActions(ann))
+    assert ann_table._roll.disabled and "open the round" in ann_table._roll.description
+    assert not ann_table._cards[olaf.uid]["cliche"].disabled  # Ann's own character
+    assert ann_table._cards[pirate.uid]["cliche"].disabled  # the GM's
+    assert not gm_table._cards[pirate.uid]["cliche"].disabled
+    assert ann_table._end.disabled and ann_table._end.description  # only the GM ends a contest
+    assert not gm_table._end.disabled  # the outcome is asked for when pressed
