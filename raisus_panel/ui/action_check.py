@@ -18,7 +18,10 @@ class ActionCheckPanel(ComponentBase):
 
     The exact chance of success (:func:`raisus_panel.rules.odds.check_chance`) is shown before the
     roll and follows every change of the inputs. The roll is an ``action_check`` command through
-    ``actions``; the result shows the dice faces, their sum, the target number and success.
+    ``actions``; the result shows the dice faces, their sum, the target number and success, and the
+    check log below lists the checks rolled so far. On a shared room the GM also gets a "secret"
+    toggle: a secret check is marked as such in the GM's log and never reaches the players (the
+    room sends it to the GM's sessions only).
 
     Parameters
     ----------
@@ -27,7 +30,11 @@ class ActionCheckPanel(ComponentBase):
     """
 
     result = param.Dict(default=None, allow_None=True, doc="""
-        The last check rolled here (``CheckResult.to_dict()`` plus the character uid), or None.""")
+        The last check rolled here (``CheckResult.to_dict()`` plus the character uid, and
+        ``private`` for a secret roll), or None.""")
+
+    log_length = param.Integer(default=10, bounds=(0, None), doc="""
+        How many of the latest checks the check log shows (newest first); 0 hides the log.""")
 
     def _build(self) -> None:
         self._character = pn.widgets.Select(options={}, sizing_mode="stretch_width")
@@ -39,22 +46,28 @@ class ActionCheckPanel(ComponentBase):
                                                         **style("primary", outline=True))
         self._adjustment = pn.widgets.IntInput(value=0, start=-MAX_TN, end=MAX_TN, width=110)
         self._automatic = pn.widgets.Checkbox(value=False)
+        self._secret = pn.widgets.Checkbox(value=False, visible=False)
         self._roll = pn.widgets.Button(**style("primary"))
         self._roll.on_click(lambda e: self.roll())
         self._title = pn.pane.HTML(margin=(0, 10))
         self._preset.param.watch(self._on_preset, "value")
         self._tn.param.watch(self._on_tn, "value")
         self._character.param.watch(lambda e: self._fill_cliches(), "value")
+        for widget in (self._cliche, self._tn, self._suitability, self._adjustment, self._automatic,
+                       self._secret):
+            widget.param.watch(lambda e: self._sync_roll(), "value")
         self._chance = pn.pane.HTML(pn.bind(self._chance_html, self._character, self._cliche, self._tn,
                                             self._suitability, self._adjustment, self._automatic,
                                             self.param.lang, self.param._version),
                                     sizing_mode="stretch_width")
         self._outcome = pn.pane.HTML(pn.bind(self._result_html, self.param.result, self.param.lang, self.param._version),
                                      sizing_mode="stretch_width")
+        self._log = pn.pane.HTML(pn.bind(self._log_html, self.param.log_length, self.param.lang,
+                                         self.param._version), sizing_mode="stretch_width")
         self._layout = pn.Column(
             self._title, self._character, self._cliche, self._preset,
-            pn.Row(self._tn, self._adjustment), self._suitability, self._automatic,
-            self._chance, self._roll, self._error, self._outcome, sizing_mode="stretch_width",
+            pn.Row(self._tn, self._adjustment), self._suitability, self._automatic, self._secret,
+            self._chance, self._roll, self._error, self._outcome, self._log, sizing_mode="stretch_width",
         )
 
     def __panel__(self):
@@ -79,6 +92,7 @@ class ActionCheckPanel(ComponentBase):
         self._suitability.options = {
             t(f"suitability.{s.replace(' ', '_')}", step=profile.step_for(s)): s for s in _SUITABILITY}
         self._automatic.name = t("check.automatic")
+        self._secret.name = t("check.secret")
         self._roll.name = t("check.roll")
 
     def _refresh(self) -> None:
@@ -87,14 +101,28 @@ class ActionCheckPanel(ComponentBase):
         if len(options) != len(chars):  # two characters with one name: tell them apart
             options = {f"{c.name} ({c.uid[:4]})": c.uid for c in chars}
         set_options(self._character, options)
+        offered = self.secret_offered
+        if self._secret.visible != offered or (self._secret.value and not offered):
+            self._secret.param.update(visible=offered, value=self._secret.value and offered)
         self._fill_cliches()
+
+    @property
+    def secret_offered(self) -> bool:
+        """Whether the GM's "secret" toggle is offered: the GM, on an adapter that takes ``private``."""
+        return self.actions.role == "gm" and self.actions.supports("action_check", "private")
 
     def _fill_cliches(self) -> None:
         char = self.actions.character(self._character.value) if self._character.value else None
         options = {c.label: c.name for c in char.cliches} if char is not None else {}
         usable = [c.name for c in char.cliches if c.pool > 0] if char is not None else []
         set_options(self._cliche, options, prefer=usable[0] if usable else None)
-        self._roll.disabled = char is None or not self._can("action_check")
+        self._sync_roll()
+
+    def _sync_roll(self) -> None:
+        if self._character.value and self._cliche.value:
+            self._offer(self._roll, "action_check", **self.check_args())
+        else:
+            self._withhold(self._roll)
 
     def _on_preset(self, event) -> None:
         if event.new != "custom" and self._tn.value != event.new:
@@ -140,31 +168,65 @@ class ActionCheckPanel(ComponentBase):
             text = t("check.chance", p=percent(p))
         return f"<div class='raisus-chance'><b>{esc(text)}</b> <span>{esc(tn_text)}</span></div>"
 
+    def _describe(self, check: dict) -> tuple[str, str, str]:
+        """A check as plain (unescaped) text: verdict, "who · cliché", dice."""
+        t = self._t
+        char = self.actions.character(check.get("character", ""))
+        who = char.name if char is not None else ""
+        verdict = t("check.success") if check["success"] else t("check.failure")
+        if check["automatic"]:
+            dice = t("check.automatic_success")
+        else:
+            dice = t("check.faces", faces=", ".join(map(str, check["faces"])), total=check["total"],
+                     tn=check["tn"])
+        if check.get("private"):
+            verdict = f"[{t('check.secret_mark')}] {verdict}"
+        return verdict, f"{who} · {check['cliche']}", dice
+
     def _result_html(self, result, *_):
         if not result:
             return ""
-        t = self._t
-        char = self.actions.character(result.get("character", ""))
-        who = char.name if char is not None else ""
-        verdict = t("check.success") if result["success"] else t("check.failure")
-        if result["automatic"]:
-            dice = t("check.automatic_success")
-        else:
-            dice = t("check.faces", faces=", ".join(map(str, result["faces"])), total=result["total"],
-                     tn=result["tn"])
+        verdict, what, dice = self._describe(result)
         cls = "success" if result["success"] else "failure"
+        if result.get("private"):
+            cls += " secret"
         return (f"<div class='raisus-check-result {cls}'><b>{esc(verdict)}</b> &mdash; "
-                f"{esc(who)} &middot; {esc(result['cliche'])}<br>{esc(dice)}</div>")
+                f"{esc(what)}<br>{esc(dice)}</div>")
+
+    def log_entries(self) -> list[tuple[str, bool]]:
+        """The check log as plain (unescaped) text, newest first: ``(line, secret)`` per check.
+
+        Only what this adapter's role may see: a room never sends the GM's secret checks to players.
+        """
+        checks = list(self.actions.checks)[::-1][:self.log_length]
+        return [(" — ".join(self._describe(c)), bool(c.get("private"))) for c in checks]
+
+    def _log_html(self, *_):
+        if not self.log_length:
+            return ""
+        entries = self.log_entries()
+        title = f"<b>{esc(self._t('check.log'))}</b>"
+        if not entries:
+            return f"<div class='raisus-check-log'>{title}<br><i>{esc(self._t('check.log_empty'))}</i></div>"
+        lines = "".join(f"<li class='{'secret' if secret else 'open'}'>{esc(text)}</li>" for text, secret in entries)
+        return f"<div class='raisus-check-log'>{title}<ul>{lines}</ul></div>"
 
     # -- command ----------------------------------------------------------------------------------
+    def check_args(self) -> dict:
+        """The ``action_check`` command's arguments as set now (``private`` only where it is offered)."""
+        args = {"character": self._character.value, "cliche": self._cliche.value, "tn": self._tn.value,
+                "suitability": self._suitability.value, "adjustment": self._adjustment.value or 0,
+                "automatic": self._automatic.value}
+        if self.secret_offered:
+            args["private"] = bool(self._secret.value)
+        return args
+
     def roll(self):
         """Roll the check as set (an ``action_check`` command); returns the result mapping or None."""
         if not self._character.value or not self._cliche.value:
             self._show_error(RuleError(self._t("check.pick_first")))
             return None
-        result = self._run("action_check", character=self._character.value, cliche=self._cliche.value,
-                           tn=self._tn.value, suitability=self._suitability.value,
-                           adjustment=self._adjustment.value or 0, automatic=self._automatic.value)
+        result = self._run("action_check", **self.check_args())
         if result is not None:
             self.result = dict(result)
         return result

@@ -33,7 +33,8 @@ Commands and their arguments (all plain values, so they can travel to a room):
 ``recover``        ``character, cliche=None, amount=None``
 ``undo``           --
 ``save_character`` ``data`` (``Character.to_dict()`` output; a known uid updates that character)
-``action_check``   ``character, cliche, tn, suitability="suitable", adjustment=0, automatic=False``
+``action_check``   ``character, cliche, tn, suitability="suitable", adjustment=0, automatic=False``;
+                   a room also takes ``private=True`` (the GM's secret roll, see :meth:`Actions.supports`)
 =================  =================================================================================
 """
 
@@ -90,8 +91,9 @@ class Actions(param.Parameterized):
         The characters at the table (player characters, NPCs and grunt mobs).""")
 
     checks = param.List(default=[], doc="""
-        The action checks rolled so far, newest last, each a ``CheckResult.to_dict()`` mapping plus
-        the ``character`` uid.""")
+        The action checks rolled so far that this adapter's role may see, newest last, each a
+        ``CheckResult.to_dict()`` mapping plus the ``character`` uid (and ``private``: True for the
+        GM's secret rolls, which a room shows to the GM only).""")
 
     role = param.Selector(default="gm", objects=["gm", "player", "spectator"], doc="""
         The role of whoever acts through this adapter: "gm", "player" or "spectator".""")
@@ -367,7 +369,8 @@ class SessionActions(Actions):
         if command == "action_check":
             for event in events or []:
                 if event.get("type") == "action_checked":
-                    return {**event["check"], "character": event["character"]}
+                    return {**event["check"], "character": event["character"],
+                            "private": bool(event.get("private", False))}
         if command == "save_character":
             uid = args.get("data", {}).get("uid")
             found = next((c for c in self.characters if c.uid == uid), None)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from raisus_panel.rules import Character, ScriptedDice, odds
-from raisus_panel.ui import ActionCheckPanel, ContestActions
+from raisus_panel.ui import ActionCheckPanel, ContestActions, SessionActions
 
-from .conftest import click
+from .conftest import click, room_for_two
 
 
 def panel_for(*chars, rolls=()):
@@ -76,3 +76,45 @@ def test_a_cliché_at_zero_is_refused_in_place():
 def test_exactness():
     panel, _ = panel_for(Character("Viking", {"Viking": 4}))
     assert isinstance(panel.chance(), Fraction)
+
+
+def test_the_secret_toggle_is_for_the_gm_of_a_room_only():
+    local, _ = panel_for(Character("Viking", {"Viking": 4}))
+    assert local.actions.role == "gm" and not local._secret.visible  # no one to keep a secret from
+    assert "private" not in local.check_args()
+    gm, ann, olaf, spy = room_for_two()
+    assert ActionCheckPanel(actions=SessionActions(gm))._secret.visible
+    assert not ActionCheckPanel(actions=SessionActions(ann))._secret.visible
+
+
+def test_a_gm_secret_check_is_in_the_gms_log_and_not_the_players():
+    gm, ann, olaf, spy = room_for_two([[6, 6, 5], [1, 2, 3, 4]])
+    gm_panel = ActionCheckPanel(actions=SessionActions(gm), lang="en")
+    ann_panel = ActionCheckPanel(actions=SessionActions(ann), lang="en")
+    assert "No checks" in ann_panel._log.object
+    gm_panel._character.value = spy.uid
+    gm_panel._secret.value = True
+    assert gm_panel.check_args()["private"] is True
+    click(gm_panel._roll)
+    assert not gm_panel._error.visible and gm_panel.result["private"]
+    assert "Secret" in gm_panel._outcome.object
+    assert gm_panel.log_entries() == [(gm_panel.log_entries()[0][0], True)]
+    assert "Secret" in gm_panel._log.object and "Spy" in gm_panel._log.object
+    assert ann_panel.actions.checks == [] and ann_panel.log_entries() == []
+    assert "Spy" not in ann_panel._log.object and "No checks" in ann_panel._log.object
+    # the player rolls for their own character, in the open: both logs show it, unmarked
+    ann_panel._character.value = olaf.uid
+    assert not ann_panel._roll.disabled
+    click(ann_panel._roll)
+    assert not ann_panel._error.visible and not ann_panel.result["private"]
+    assert [secret for _, secret in gm_panel.log_entries()] == [False, True]
+    assert [secret for _, secret in ann_panel.log_entries()] == [False]
+    assert "Olaf" in ann_panel._log.object and "Secret" not in ann_panel._log.object
+
+
+def test_the_roll_button_says_why_a_room_refuses():
+    gm, ann, olaf, spy = room_for_two()
+    panel = ActionCheckPanel(actions=SessionActions(ann), lang="en")
+    panel._character.value = spy.uid
+    assert panel._roll.disabled and panel._roll.description  # not Ann's character: the room's reason
+    assert ActionCheckPanel(actions=SessionActions(gm))._roll.description is None
