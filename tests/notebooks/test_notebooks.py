@@ -1,0 +1,96 @@
+"""Every notebook runs from top to bottom; a failing cell fails the test.
+
+Notebooks are committed without outputs (a test checks that too) and executed here with a real
+Jupyter kernel through nbclient, in a scratch directory, so a notebook that writes a file writes it
+there. The kernel finds ``raisus_panel`` through ``PYTHONPATH`` even when the project is not
+installed into the environment.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+#: A notebook must run well within this on a 2-core machine (kernel start included).
+MAX_SECONDS = 60
+
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+pytestmark = pytest.mark.notebook
+
+
+def _read(path):
+    return nbformat.read(path, as_version=4)
+
+
+def test_there_are_notebooks():
+    assert len(NOTEBOOKS) >= 8, "the tutorials are missing"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_is_committed_without_outputs(path):
+    nb = _read(path)
+    assert all(not c.get("outputs") and c.get("execution_count") is None
+               for c in nb.cells if c.cell_type == "code"), f"clear the outputs of {path.name}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_follows_the_tutorial_layout(path):
+    nb = _read(path)
+    nbformat.validate(nb)
+    first = nb.cells[0]
+    assert first.cell_type == "code" and "import panel as pn" in first.source \
+        and "pn.extension(" in first.source, "the first cell loads Panel"
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    assert "settings.lang" in code, "a cell sets the widgets' language"
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    assert HANGUL.search(text) and re.search(r"\b(the|and|of)\b", text), "narrative in Korean and English"
+    assert nb.metadata.get("kernelspec", {}).get("name") == "python3"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_has_no_machine_paths(path):
+    raw = path.read_text(encoding="utf-8")
+    for needle in (str(ROOT), "/tmp/", "/home/", "/Users/", "/work/", "C:\\\\"):
+        assert needle not in raw, f"{path.name} mentions the machine path {needle!r}"
+
+
+def _kernel_env() -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return env
+
+
+#: Appended to every notebook run: the kernel must be this environment's Python, using this tree.
+_WHERE = "import sys, raisus_panel; print(repr((sys.prefix, raisus_panel.__file__)))"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_runs(path, tmp_path):
+    nb = _read(path)
+    nb.cells.append(nbformat.v4.new_code_cell(_WHERE))
+    env_before = os.environ.get("RAISUS_LANG")
+    client = NotebookClient(nb, timeout=180, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}})
+    start = time.perf_counter()
+    client.execute(env=_kernel_env())
+    took = time.perf_counter() - start
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
+              if o.get("output_type") == "error"]
+    assert not errors, "\n".join(f"{e['ename']}: {e['evalue']}" for e in errors)
+    prefix, package = ast.literal_eval(nb.cells[-1].outputs[0]["text"])
+    assert Path(prefix).resolve() == Path(sys.prefix).resolve(), "the kernel is not this environment's"
+    assert Path(package).resolve().is_relative_to(ROOT), "the kernel imported raisus_panel from elsewhere"
+    assert os.environ.get("RAISUS_LANG") == env_before
+    assert took < MAX_SECONDS, f"{path.name} took {took:.0f} s; keep tutorials quick"
