@@ -13,6 +13,13 @@ Examples
 'Round 3'
 >>> t("contest.round", lang="ko", n=3)
 '3 라운드'
+
+A refusal (``RuleError``) carries its catalog key and fields; :func:`translate` shows it:
+
+>>> from raisus_panel.rules import RuleError
+>>> translate(RuleError("This contest has ended: start a new contest to roll again.",
+...                     key="error.contest.ended"), lang="ko")
+'이 대결은 끝났습니다. 다시 굴리려면 새 대결을 시작하세요.'
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from importlib import resources
 
 import param
 
-__all__ = ["LANGUAGES", "DEFAULT_LANG", "I18nSettings", "catalog", "keys", "settings", "t"]
+__all__ = ["LANGUAGES", "DEFAULT_LANG", "I18nSettings", "catalog", "keys", "settings", "t", "translate"]
 
 #: The languages with a catalog, in the order a language picker shows them.
 LANGUAGES = ("ko", "en")
@@ -95,3 +102,25 @@ def t(key: str, lang: str | None = None, **fmt) -> str:
         except (KeyError, IndexError, ValueError):
             return text
     return text
+
+
+def translate(message, lang: str | None = None) -> str:
+    """A refusal (a ``RuleError``) or a ``Phrase`` in ``lang``, else ``str(message)``.
+
+    Anything with a catalog ``key`` and a ``fields`` mapping is looked up with :func:`t`; fields that
+    carry a key themselves (a ``Phrase``, a nested refusal) are translated first. Without a key, or
+    with a key no catalog has (or fields the text does not fit), the English ``str(message)`` is
+    returned, so every error can be shown.
+    The result is not escaped: escape it before putting it into HTML or Markdown.
+    """
+    key = getattr(message, "key", None)
+    fields = getattr(message, "fields", None)
+    if not isinstance(key, str) or not isinstance(fields, dict) or \
+            not any(key in catalog(lang_) for lang_ in LANGUAGES):
+        return str(message)
+    values = {name: translate(value, lang) if isinstance(getattr(value, "key", None), str) else value
+              for name, value in fields.items()}
+    try:
+        return t(key, lang).format(**values)
+    except (KeyError, IndexError, ValueError, AttributeError):  # a catalog out of step with the code
+        return str(message)

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 import param
 
 from .cliche import Cliche
-from .errors import RuleError
+from .errors import Phrase, RuleError
 from .validation import MAX_MOB_RATING, MAX_RATING, clean_name, clean_text, whole_number
 
 _CLICHE_TEXT = re.compile(r"^\s*(?P<name>.+?)\s*\(\s*(?P<rating>-?\d+)\s*\)\s*$")
@@ -29,7 +29,8 @@ def _as_cliches(spec, *, max_rating: int) -> list[Cliche]:
         for part in (p for p in spec.split(",") if p.strip()):
             match = _CLICHE_TEXT.match(part)
             if not match:
-                raise RuleError(f"Write each cliché as 'Name (rating)', e.g. 'Viking (4)'; not {part.strip()!r}.")
+                raise RuleError(f"Write each cliché as 'Name (rating)', e.g. 'Viking (4)'; not {part.strip()!r}.",
+                                key="error.character.cliche_text", text=repr(part.strip()))
             items.append((match["name"], int(match["rating"])))
         spec = items
     if isinstance(spec, Mapping):
@@ -43,11 +44,13 @@ def _as_cliches(spec, *, max_rating: int) -> list[Cliche]:
         elif isinstance(item, (tuple, list)) and len(item) in (2, 3):
             cliches.append(Cliche(*item, max_rating=max_rating))
         else:
-            raise RuleError(f"A cliché is given as ('Name', rating) or Cliche(...), not {item!r}.")
+            raise RuleError(f"A cliché is given as ('Name', rating) or Cliche(...), not {item!r}.",
+                            key="error.character.cliche_item", item=repr(item))
     names = [c.name for c in cliches]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
-        raise RuleError(f"A character cannot have two clichés called {', '.join(dupes)}: rename one.")
+        raise RuleError(f"A character cannot have two clichés called {', '.join(dupes)}: rename one.",
+                        key="error.character.duplicate_cliches", names=", ".join(dupes))
     return cliches
 
 
@@ -92,8 +95,8 @@ class Character(param.Parameterized):
 
     def __init__(self, name: str = "", cliches=None, **params):
         params.setdefault("uid", new_uid())
-        params["name"] = clean_name(name, "character name")
-        params["description"] = clean_text(params.get("description", ""), "description")
+        params["name"] = clean_name(name, Phrase("character name", "term.character_name"))
+        params["description"] = clean_text(params.get("description", ""), Phrase("description", "term.description"))
         params["cliches"] = _as_cliches(cliches, max_rating=self.max_rating)
         super().__init__(**params)
 
@@ -102,8 +105,9 @@ class Character(param.Parameterized):
         for cliche in self.cliches:
             if cliche.name == name:
                 return cliche
-        choices = ", ".join(c.name for c in self.cliches) or "none yet"
-        raise RuleError(f"{self.name} has no cliché called {name!r} (has: {choices}).")
+        choices = ", ".join(c.name for c in self.cliches) or Phrase("none yet", "term.none_yet")
+        raise RuleError(f"{self.name} has no cliché called {name!r} (has: {choices}).",
+                        key="error.character.no_such_cliche", name=self.name, cliche=repr(name), choices=choices)
 
     def has_cliche(self, name: str) -> bool:
         """Whether this character has a cliché called ``name``."""
@@ -113,7 +117,8 @@ class Character(param.Parameterized):
         """Add a cliché (replacing the list, so watchers fire) and return it."""
         cliche = Cliche(name, rating, current, max_rating=self.max_rating, **params)
         if self.has_cliche(cliche.name):
-            raise RuleError(f"{self.name} already has a cliché called {cliche.name!r}.")
+            raise RuleError(f"{self.name} already has a cliché called {cliche.name!r}.",
+                            key="error.character.has_cliche", name=self.name, cliche=repr(cliche.name))
         self.cliches = [*self.cliches, cliche]
         return cliche
 
@@ -142,11 +147,13 @@ class Character(param.Parameterized):
     def from_dict(cls, data: dict) -> "Character":
         """Build a character or grunt mob from :meth:`to_dict` output, checking every field."""
         if not isinstance(data, Mapping):
-            raise RuleError(f"A character must be described by a mapping, not {type(data).__name__}.")
+            raise RuleError(f"A character must be described by a mapping, not {type(data).__name__}.",
+                            key="error.character.not_mapping", type=type(data).__name__)
         kind = data.get("kind", "character")
         target = {"character": Character, "grunt_mob": GruntMob}.get(kind)
         if target is None:
-            raise RuleError(f"Unknown kind of character {kind!r}: expected 'character' or 'grunt_mob'.")
+            raise RuleError(f"Unknown kind of character {kind!r}: expected 'character' or 'grunt_mob'.",
+                            key="error.character.unknown_kind", kind=repr(kind))
         return target._from_fields(dict(data))
 
     @classmethod
@@ -154,16 +161,18 @@ class Character(param.Parameterized):
         allowed = {"kind", "uid", "name", "description", "owner", "cliches"}
         unknown = set(data) - allowed
         if unknown:
-            raise RuleError(f"Unknown character fields: {', '.join(sorted(unknown))}.")
+            raise RuleError(f"Unknown character fields: {', '.join(sorted(unknown))}.",
+                            key="error.character.unknown_fields", names=", ".join(sorted(unknown)))
         uid = data.get("uid") or new_uid()
         if not isinstance(uid, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,40}", uid):
-            raise RuleError(f"A character id must be 1-40 letters, digits, '-' or '_', not {uid!r}.")
+            raise RuleError(f"A character id must be 1-40 letters, digits, '-' or '_', not {uid!r}.",
+                            key="error.character.bad_id", uid=repr(uid))
         cliches = data.get("cliches", [])
         if not isinstance(cliches, list):
-            raise RuleError("A character's clichés must be a list.")
+            raise RuleError("A character's clichés must be a list.", key="error.character.cliches_not_list")
         owner = data.get("owner", "") or ""
         if not isinstance(owner, str):
-            raise RuleError("A character's owner must be text.")
+            raise RuleError("A character's owner must be text.", key="error.character.owner_not_text")
         return cls(data.get("name"), cliches=cliches, uid=uid, description=data.get("description", ""),
                    owner=owner)
 
@@ -203,24 +212,29 @@ class GruntMob(Character):
 
     def __init__(self, name: str = "", rating: int | None = None, *, member_rating: int = 1,
                  cliche: str | None = None, cliches=None, count: int | None = None, **params):
-        member_rating = whole_number(member_rating, "rating of one extra in a grunt mob", low=0, high=1)
+        member_rating = whole_number(
+            member_rating, Phrase("rating of one extra in a grunt mob", "term.mob_member_rating"), low=0, high=1)
         if cliches is None:
             if rating is None:
-                raise RuleError("A grunt mob needs a rating, e.g. GruntMob('700 Skeletal Rats', rating=7).")
-            rating = whole_number(rating, "grunt mob's rating", low=1, high=MAX_MOB_RATING)
-            cliches = [(cliche or clean_name(name, "grunt mob name"), rating)]
+                raise RuleError("A grunt mob needs a rating, e.g. GruntMob('700 Skeletal Rats', rating=7).",
+                                key="error.mob.no_rating")
+            rating = whole_number(rating, Phrase("grunt mob's rating", "term.mob_rating"), low=1, high=MAX_MOB_RATING)
+            cliches = [(cliche or clean_name(name, Phrase("grunt mob name", "term.mob_name")), rating)]
         super().__init__(name, cliches, member_rating=member_rating, count=count, **params)
         real = [c for c in self.cliches if not c.temporary]
         if len(real) != 1:
-            raise RuleError(f"A grunt mob has exactly one cliché; {self.name} has {len(real)}.")
+            raise RuleError(f"A grunt mob has exactly one cliché; {self.name} has {len(real)}.",
+                            key="error.mob.one_cliche", name=self.name, count=len(real))
         if real[0].rating < max(1, member_rating):
             raise RuleError(f"A grunt mob is rated at least 1 (and at least one extra's rating); "
-                            f"{self.name} is rated {real[0].rating}.")
+                            f"{self.name} is rated {real[0].rating}.",
+                            key="error.mob.rating_too_low", name=self.name, rating=real[0].rating)
 
     def add_cliche(self, name, rating, current=None, **params):
         """Grunt mobs only gain temporary clichés (tickets)."""
         if not params.get("temporary"):
-            raise RuleError("A grunt mob has exactly one cliché; make a new mob instead.")
+            raise RuleError("A grunt mob has exactly one cliché; make a new mob instead.",
+                            key="error.mob.no_more_cliches")
         return super().add_cliche(name, rating, current, **params)
 
     def to_dict(self) -> dict:
@@ -236,8 +250,8 @@ class GruntMob(Character):
         member_rating = data.pop("member_rating", 1)
         count = data.pop("count", None)
         if count is not None:
-            count = whole_number(count, "number of extras", low=1, high=10**9)
+            count = whole_number(count, Phrase("number of extras", "term.extras_count"), low=1, high=10**9)
         mob = super()._from_fields(data)  # builds through __init__ with cliches given
-        mob.param.update(member_rating=whole_number(member_rating, "rating of one extra", low=0, high=1),
-                         count=count)
+        member_rating = whole_number(member_rating, Phrase("rating of one extra", "term.extra_rating"), low=0, high=1)
+        mob.param.update(member_rating=member_rating, count=count)
         return mob

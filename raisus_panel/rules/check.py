@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, field
 
 from .cliche import Cliche
 from .dice import DiceSource, SeededDice
-from .errors import RuleError
+from .errors import Phrase, RuleError
 from .profile import SUITABILITY_STEPS, RulesProfile
 from .validation import whole_number
 
@@ -63,9 +63,11 @@ def effective_tn(base_tn: int, suitability: str = "suitable", adjustment: int = 
                  profile: RulesProfile | None = None) -> int:
     """The target number after the suitability step and the GM's extra adjustment."""
     if suitability not in SUITABILITY_STEPS:
-        raise RuleError(f"Suitability is one of {', '.join(SUITABILITY_STEPS)}; not {suitability!r}.")
-    base_tn = whole_number(base_tn, "target number", low=1, high=MAX_TN)
-    adjustment = whole_number(adjustment, "target number adjustment", low=-MAX_TN, high=MAX_TN)
+        raise RuleError(f"Suitability is one of {', '.join(SUITABILITY_STEPS)}; not {suitability!r}.",
+                        key="error.check.suitability", choices=", ".join(SUITABILITY_STEPS), value=repr(suitability))
+    base_tn = whole_number(base_tn, Phrase("target number", "term.tn"), low=1, high=MAX_TN)
+    adjustment = whole_number(adjustment, Phrase("target number adjustment", "term.tn_adjustment"),
+                              low=-MAX_TN, high=MAX_TN)
     profile = profile or _DEFAULT_PROFILE
     return max(1, base_tn + profile.step_for(suitability) + adjustment)
 
@@ -100,16 +102,19 @@ def action_check(cliche: Cliche | int, tn: int, *, suitability: str = "suitable"
     """
     if ticket:
         raise RuleError("Tickets are only for contests, never for action checks: pick a cliché "
-                        "(an unsuitable one raises the target number) or let the GM forbid the check.")
+                        "(an unsuitable one raises the target number) or let the GM forbid the check.",
+                        key="error.check.no_tickets")
     target = effective_tn(tn, suitability, adjustment, profile)
     if isinstance(cliche, Cliche):
         name, pool = cliche.name, cliche.pool
     else:
-        name, pool = "", whole_number(cliche, "number of dice", low=0, high=10_000)
+        name, pool = "", whole_number(cliche, Phrase("number of dice", "term.dice_count"), low=0, high=10_000)
     if automatic:
         return CheckResult(name, 0, tn, target, suitability, adjustment, (), 0, True, True)
     if pool < 1:
-        raise RuleError(f"{name or 'That cliché'} has no dice left: choose another cliché or recover first.")
+        what = name or Phrase("That cliché", "term.that_cliche")
+        raise RuleError(f"{what} has no dice left: choose another cliché or recover first.",
+                        key="error.check.no_dice", cliche=what)
     faces = tuple((dice or SeededDice()).roll(pool))
     total = sum(faces)
     return CheckResult(name, pool, tn, target, suitability, adjustment, faces, total, total >= target)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import param
 
-from .errors import RuleError
+from .errors import Phrase, RuleError
 from .validation import MAX_RATING, clean_name, whole_number
 
 
@@ -41,10 +41,11 @@ class Cliche(param.Parameterized):
 
     def __init__(self, name: str = "", rating: int = 1, current: int | None = None, *,
                  max_rating: int = MAX_RATING, **params):
-        name = clean_name(name, "cliché name")
-        rating = whole_number(rating, f"rating of {name}", low=0, high=max_rating)
+        name = clean_name(name, Phrase("cliché name", "term.cliche_name"))
+        rating = whole_number(rating, Phrase(f"rating of {name}", "term.rating_of", name=name),
+                              low=0, high=max_rating)
         current = rating if current is None else whole_number(
-            current, f"current score of {name}", low=0, high=rating)
+            current, Phrase(f"current score of {name}", "term.current_of", name=name), low=0, high=rating)
         super().__init__(name=name, rating=rating, current=current, **params)
 
     @property
@@ -73,11 +74,13 @@ class Cliche(param.Parameterized):
     def from_dict(cls, data: dict, *, max_rating: int = MAX_RATING) -> "Cliche":
         """Build a cliché from :meth:`to_dict` output, checking every field."""
         if not isinstance(data, dict):
-            raise RuleError(f"A cliché must be described by a mapping, not {type(data).__name__}.")
+            raise RuleError(f"A cliché must be described by a mapping, not {type(data).__name__}.",
+                            key="error.cliche.not_mapping", type=type(data).__name__)
         unknown = set(data) - {"name", "rating", "current", "temporary", "extra"}
         if unknown:
-            raise RuleError(f"Unknown cliché fields: {', '.join(sorted(unknown))}.")
-        extra = whole_number(data.get("extra", 0), "extra dice", low=0, high=max_rating)
+            raise RuleError(f"Unknown cliché fields: {', '.join(sorted(unknown))}.",
+                            key="error.cliche.unknown_fields", names=", ".join(sorted(unknown)))
+        extra = whole_number(data.get("extra", 0), Phrase("extra dice", "term.extra_dice"), low=0, high=max_rating)
         return cls(data.get("name"), data.get("rating"), data.get("current"),
                    max_rating=max_rating, temporary=bool(data.get("temporary", False)), extra=extra)
 

@@ -16,7 +16,7 @@ import param
 from .character import Character, new_uid
 from .cliche import Cliche
 from .dice import DiceSource, SeededDice
-from .errors import RuleError, SaveFileError
+from .errors import Phrase, RuleError, SaveFileError
 from .contest_state import ContestProjection
 from .events import dumps_save, loads_save, make_event
 from .profile import RulesProfile
@@ -45,6 +45,21 @@ class _DryDice(DiceSource):
 
 
 _DRY_DICE = _DryDice()
+
+#: How the rules name the sides in messages (as the UI does: "Side A", "Side B").
+_SIDE = (Phrase("Side A", "side.0"), Phrase("Side B", "side.1"))
+#: The team actions of the volunteer window, for its messages.
+_VOLUNTEER = Phrase("volunteer", "term.volunteering")
+_TAKE_THE_HIT = Phrase("take the hit", "term.taking_the_hit")
+
+
+def _nothing_to_undo() -> RuleError:
+    return RuleError("Nothing to undo: the contest has just started.", key="error.contest.nothing_to_undo")
+
+
+def _cliche_at_zero(unit: Character, cliche: Cliche) -> RuleError:
+    return RuleError(f"{unit.name}'s {cliche.name} is at 0 and cannot be used: choose another cliché.",
+                     key="error.contest.cliche_at_zero", name=unit.name, cliche=cliche.name)
 
 
 def _translate(value, characters: dict, teams: dict):
@@ -160,7 +175,7 @@ class Contest(ContestProjection, param.Parameterized):
             self._events = [copy.deepcopy(e) for e in _events]
             self._replay()
             return
-        start = self._start_event(clean_name(name, "contest name"), side_a, side_b)
+        start = self._start_event(clean_name(name, Phrase("contest name", "term.contest_name")), side_a, side_b)
         self._events = []
         self._cmd = 0
         self._commit_new(lambda: iter([start]))
@@ -171,7 +186,8 @@ class Contest(ContestProjection, param.Parameterized):
         for raw in (side_a, side_b):
             units = [raw] if isinstance(raw, (Character, CharacterTeam)) else list(raw)
             if not units:
-                raise RuleError("Each side of a contest needs at least one character, mob or team.")
+                raise RuleError("Each side of a contest needs at least one character, mob or team.",
+                                key="error.contest.empty_side")
             side = []
             for unit in units:
                 if isinstance(unit, CharacterTeam):
@@ -182,16 +198,19 @@ class Contest(ContestProjection, param.Parameterized):
                 elif isinstance(unit, Character):
                     characters.setdefault(unit.uid, unit)
                 else:
-                    raise RuleError(f"A side holds characters, grunt mobs and teams, not {unit!r}.")
+                    raise RuleError(f"A side holds characters, grunt mobs and teams, not {unit!r}.",
+                                    key="error.contest.bad_unit", unit=repr(unit))
                 side.append(unit.uid)
             sides.append(side)
         for char in characters.values():
             if not any(c.pool > 0 for c in char.cliches) and not any(char in t.members for t in self._teams.values()):
-                raise RuleError(f"{char.name} has no cliché with dice left: recover or add a cliché first.")
+                raise RuleError(f"{char.name} has no cliché with dice left: recover or add a cliché first.",
+                                key="error.contest.no_dice", name=char.name)
         all_ids = [uid for side in sides for uid in side]
         member_ids = [m["character"] for t in teams for m in t["members"]]
         if len(set(all_ids + member_ids)) != len(all_ids + member_ids):
-            raise RuleError("A character can be in a contest only once (on one side, in at most one team).")
+            raise RuleError("A character can be in a contest only once (on one side, in at most one team).",
+                            key="error.contest.twice")
         self._objects.update(characters)
         return make_event("contest_started", contest=self.uid, name=name, single_roll=self.single_roll,
                           profile=self.profile.to_dict(), sides=sides, teams=teams,
@@ -207,7 +226,7 @@ class Contest(ContestProjection, param.Parameterized):
         not given is created from the start event.
         """
         if not events or events[0].get("type") != "contest_started":
-            raise SaveFileError("A contest's events must begin with its start.")
+            raise SaveFileError("A contest's events must begin with its start.", key="error.save.no_contest_start")
         start = events[0]
         try:
             contest = cls(uid=start["contest"], single_roll=bool(start["single_roll"]),
@@ -216,7 +235,8 @@ class Contest(ContestProjection, param.Parameterized):
         except SaveFileError:
             raise
         except (RuleError, KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise SaveFileError(f"These contest events cannot be replayed: {exc}") from None
+            raise SaveFileError(f"These contest events cannot be replayed: {exc}", key="error.save.not_replayable",
+                                detail=Phrase.of(exc)) from None
         return contest
 
     @classmethod
@@ -234,7 +254,9 @@ class Contest(ContestProjection, param.Parameterized):
             try:
                 (self._on_start if i == 0 else self._apply)(event)
             except (RuleError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-                raise SaveFileError(f"Event {i + 1} ({event.get('type')}) cannot be replayed: {exc}") from None
+                raise SaveFileError(f"Event {i + 1} ({event.get('type')}) cannot be replayed: {exc}",
+                                    key="error.save.event_not_replayable", n=i + 1, type=str(event.get("type")),
+                                    detail=Phrase.of(exc)) from None
         self._publish()
 
     # ------------------------------------------------------------------------- the command cycle --
@@ -272,7 +294,7 @@ class Contest(ContestProjection, param.Parameterized):
 
     def _command(self, plan: Callable[[], list[dict]]) -> list[dict]:
         if self._status == "ended" and plan.__name__ not in {"_plan_fate", "_plan_veto", "_plan_recover"}:
-            raise RuleError("This contest has ended: start a new contest to roll again.")
+            raise RuleError("This contest has ended: start a new contest to roll again.", key="error.contest.ended")
         if self._dry_run:
             self._check_only(plan)
             return []
@@ -284,7 +306,7 @@ class Contest(ContestProjection, param.Parameterized):
 
         Nothing changes and no die of the real dice source is used: the rules run up to the point
         where the command would take effect. This is how views enable only the actions the rules
-        allow, without a second copy of the rules.
+        allow, without a second copy of the rules. :meth:`why_not_error` gives the refusal itself.
 
         Examples
         --------
@@ -292,17 +314,26 @@ class Contest(ContestProjection, param.Parameterized):
         >>> Contest("Brawl", viking, pirate).why_not("volunteer", viking)
         'Viking is not in a character team; only team members volunteer.'
         """
+        error = self.why_not_error(command, *args, **kwargs)
+        return None if error is None else str(error)
+
+    def why_not_error(self, command: str, *args, **kwargs) -> RuleError | None:
+        """The :class:`RuleError` ``command`` would raise right now, or None if allowed.
+
+        As :meth:`why_not`, but the refusal keeps its message ``key`` and ``fields``, so a view can
+        show it in the reader's language (``raisus_panel.i18n.translate``).
+        """
         if command not in self.COMMANDS:
             raise ValueError(f"{command!r} is not a contest command; commands are {', '.join(self.COMMANDS)}.")
         if command == "undo":
-            return None if len(self._events) > 1 else "Nothing to undo: the contest has just started."
+            return None if len(self._events) > 1 else _nothing_to_undo()
         self._dry_run = True
         try:
             getattr(self, command)(*args, **kwargs)
         except _NeedsFullRun:
             return self._why_not_on_a_copy(command, args, kwargs)
         except RuleError as exc:
-            return str(exc)
+            return exc.with_traceback(None)
         finally:
             self._dry_run = False
         return None
@@ -323,14 +354,14 @@ class Contest(ContestProjection, param.Parameterized):
                 and first["team"] == window["team"] and first["reason"] == "lost_leader":
             raise _NeedsFullRun  # the rest of the checks need the lost leader's disband applied
 
-    def _why_not_on_a_copy(self, command: str, args, kwargs) -> str | None:
+    def _why_not_on_a_copy(self, command: str, args, kwargs) -> RuleError | None:
         """Play the command for real on a throw-away replica with its own characters."""
         copy_ = Contest.from_events(self._events, dice=_DryDice())
         translate = lambda value: _translate(value, copy_._objects, copy_._teams)
         try:
             getattr(copy_, command)(*translate(list(args)), **translate(dict(kwargs)))
         except RuleError as exc:
-            return str(exc)
+            return exc.with_traceback(None)
         return None
 
     def _dice(self) -> DiceSource:
@@ -353,7 +384,7 @@ class Contest(ContestProjection, param.Parameterized):
     def undo(self) -> list[dict]:
         """Take back the last command (all the events it made). Returns the events removed."""
         if len(self._events) <= 1:
-            raise RuleError("Nothing to undo: the contest has just started.")
+            raise _nothing_to_undo()
         last = self._events[-1]["cmd"]
         cut = next(i for i, e in enumerate(self._events) if e["cmd"] == last)
         removed = self._events[cut:]
@@ -381,11 +412,13 @@ class Contest(ContestProjection, param.Parameterized):
         if isinstance(unit, (Character, CharacterTeam)):
             if unit.uid in ids:
                 return unit.uid
-            raise RuleError(f"{unit.name} is not a unit in this contest (a team member acts through its team).")
+            raise RuleError(f"{unit.name} is not a unit in this contest (a team member acts through its team).",
+                            key="error.contest.not_a_unit", name=unit.name)
         matches = [u for u in ids if u == unit or self._unit(u).name == unit]
         if len(matches) == 1:
             return matches[0]
-        raise RuleError(f"No single unit called {unit!r} in this contest.")
+        raise RuleError(f"No single unit called {unit!r} in this contest.", key="error.contest.no_such_unit",
+                        unit=repr(unit))
 
     def _resolve_character(self, char) -> Character:
         present = self.characters()
@@ -394,7 +427,9 @@ class Contest(ContestProjection, param.Parameterized):
         matches = [c for c in present if c.uid == char or c.name == char]
         if len(matches) == 1:
             return matches[0]
-        raise RuleError(f"No single character called {getattr(char, 'name', char)!r} in this contest.")
+        who = repr(getattr(char, "name", char))
+        raise RuleError(f"No single character called {who} in this contest.",
+                        key="error.contest.no_such_character", name=who)
 
     def _side_of(self, uid: str) -> int:
         return 0 if uid in self._side_ids[0] else 1
@@ -530,12 +565,14 @@ class Contest(ContestProjection, param.Parameterized):
             uid = self._resolve_unit(unit)
             obj = self._unit(uid)
             if isinstance(obj, CharacterTeam):
-                raise RuleError("A team's clichés are fixed when it forms; disband and re-form to change them.")
+                raise RuleError("A team's clichés are fixed when it forms; disband and re-form to change them.",
+                                key="error.team.cliches_fixed")
             if not self.is_active(uid):
-                raise RuleError(f"{obj.name} is out of this contest and cannot choose a cliché.")
+                raise RuleError(f"{obj.name} is out of this contest and cannot choose a cliché.",
+                                key="error.contest.out_choose", name=obj.name)
             pick = obj.cliche(cliche)
             if pick.pool < 1:
-                raise RuleError(f"{obj.name}'s {pick.name} is at 0 and cannot be used: choose another cliché.")
+                raise _cliche_at_zero(obj, pick)
             yield make_event("cliche_chosen", unit=uid, cliche=pick.name, appropriate=bool(appropriate),
                              approved=bool(approved) and not appropriate)
         return self._command(_plan_choose)
@@ -545,7 +582,8 @@ class Contest(ContestProjection, param.Parameterized):
         def _plan_approve():
             uid = self._resolve_unit(unit)
             if not self.needs_approval(uid):
-                raise RuleError(f"{self._unit(uid).name} has no inappropriate cliché waiting for approval.")
+                raise RuleError(f"{self._unit(uid).name} has no inappropriate cliché waiting for approval.",
+                                key="error.contest.nothing_to_approve", name=self._unit(uid).name)
             yield make_event("approved", unit=uid)
         return self._command(_plan_approve)
 
@@ -558,16 +596,19 @@ class Contest(ContestProjection, param.Parameterized):
         """
         def _plan_tickets():
             if self._rolled:
-                raise RuleError("Tickets are handed out when a contest is about to start, not after a roll.")
+                raise RuleError("Tickets are handed out when a contest is about to start, not after a roll.",
+                                key="error.tickets.after_roll")
             if self._tickets:
-                raise RuleError("Tickets were already given in this contest.")
+                raise RuleError("Tickets were already given in this contest.", key="error.tickets.already")
             if any(u in self._teams for side in self._side_ids for u in side):
-                raise RuleError("Give tickets before forming teams: the teams then form with the ticket clichés.")
-            ticket = clean_name(name or self._name, "ticket name")
+                raise RuleError("Give tickets before forming teams: the teams then form with the ticket clichés.",
+                                key="error.tickets.before_teams")
+            ticket = clean_name(name or self._name, Phrase("ticket name", "term.ticket_name"))
             brevet = []
             if fitting:
                 if self.profile.tickets != "brevet":
-                    raise RuleError("Fitting clichés get extra dice only with the 'brevet' tickets option.")
+                    raise RuleError("Fitting clichés get extra dice only with the 'brevet' tickets option.",
+                                    key="error.tickets.brevet_only")
                 for char, cliche_name in fitting.items():
                     char = self._resolve_character(char)
                     brevet.append({"character": char.uid, "cliche": char.cliche(cliche_name).name})
@@ -576,7 +617,8 @@ class Contest(ContestProjection, param.Parameterized):
             for uid in temporary:
                 if self._objects[uid].has_cliche(ticket):
                     raise RuleError(f"{self._objects[uid].name} already has a cliché called {ticket!r}: "
-                                    "give the ticket another name.")
+                                    "give the ticket another name.", key="error.tickets.name_taken",
+                                    name=self._objects[uid].name, cliche=repr(ticket))
             yield make_event("tickets_given", cliche=ticket, rating=self.profile.ticket_rating,
                              temporary=temporary, brevet=brevet)
         return self._command(_plan_tickets)
@@ -608,12 +650,14 @@ class Contest(ContestProjection, param.Parameterized):
                 return
             a, b = self._resolve_unit(attacker), self._resolve_unit(target)
             if self._side_of(a) == self._side_of(b):
-                raise RuleError("An exchange is between units of opposite sides.")
+                raise RuleError("An exchange is between units of opposite sides.", key="error.contest.same_side")
             for uid in (a, b):
                 if not self.is_active(uid):
-                    raise RuleError(f"{self._unit(uid).name} is out of the contest and cannot take part.")
+                    raise RuleError(f"{self._unit(uid).name} is out of the contest and cannot take part.",
+                                    key="error.contest.out_exchange", name=self._unit(uid).name)
             if self.single_roll:
-                raise RuleError("A single-roll contest is one roll between two units: use roll_round().")
+                raise RuleError("A single-roll contest is one roll between two units: use roll_round().",
+                                key="error.contest.single_roll_exchange")
             ordered = [a, b] if self._side_of(a) == 0 else [b, a]
             yield self._decide_exchange(ordered, closes_round=False)
         return self._command(_plan_exchange)
@@ -622,7 +666,7 @@ class Contest(ContestProjection, param.Parameterized):
         """Close a round played as exchanges; the next exchange belongs to the next round."""
         def _plan_end_round():
             if self._exchanges == 0:
-                raise RuleError("No exchange has been played in this round yet.")
+                raise RuleError("No exchange has been played in this round yet.", key="error.contest.no_exchange")
             yield from self._close_window()
             yield make_event("round_ended", round=self._rounds + 1)
         return self._command(_plan_end_round)
@@ -634,8 +678,9 @@ class Contest(ContestProjection, param.Parameterized):
         active = [u for u in self._side_ids[side] if self.is_active(u)]
         if len(active) != 1:
             names = ", ".join(self._unit(u).name for u in active)
-            raise RuleError(f"Side {side + 1} has {len(active)} active units ({names}): play the round as "
-                            "exchanges (exchange(attacker, target), then end_round()), or form a team.")
+            raise RuleError(f"{_SIDE[side]} has {len(active)} active units ({names}): play the round as "
+                            "exchanges (exchange(attacker, target), then end_round()), or form a team.",
+                            key="error.contest.needs_exchanges", side=_SIDE[side], count=len(active), names=names)
         return active[0]
 
     def _roll_spec(self, uid: str) -> dict:
@@ -643,7 +688,8 @@ class Contest(ContestProjection, param.Parameterized):
         obj = self._unit(uid)
         if isinstance(obj, CharacterTeam):
             if obj.inappropriate and not obj.approved:
-                raise RuleError(f"Every member of {obj.name} uses an inappropriate cliché: the GM must approve first.")
+                raise RuleError(f"Every member of {obj.name} uses an inappropriate cliché: the GM must approve first.",
+                                key="error.team.needs_approval", team=obj.name)
             leader_cliche = obj.cliche_of(obj.leader)
             return {"unit": uid, "character": obj.leader.uid, "cliche": leader_cliche.name,
                     "inappropriate": obj.inappropriate, "revenge": obj.revenge,
@@ -651,13 +697,15 @@ class Contest(ContestProjection, param.Parameterized):
         cliche = self.chosen(obj)
         if cliche is None:
             names = ", ".join(c.name for c in obj.cliches if c.pool > 0)
-            raise RuleError(f"Choose which cliché {obj.name} uses ({names}).")
+            raise RuleError(f"Choose which cliché {obj.name} uses ({names}).", key="error.contest.choose_cliche",
+                            name=obj.name, choices=names)
         if cliche.pool < 1:
-            raise RuleError(f"{obj.name}'s {cliche.name} is at 0: choose another cliché.")
+            raise _cliche_at_zero(obj, cliche)
         choice = self._choice.get(obj.uid, {"appropriate": True, "approved": False})
         if not choice["appropriate"] and not choice["approved"]:
             raise RuleError(f"{obj.name}'s {cliche.name} is inappropriate here: describe it convincingly "
-                            "and get the GM's approval before rolling.")
+                            "and get the GM's approval before rolling.", key="error.contest.needs_approval",
+                            name=obj.name, cliche=cliche.name)
         return {"unit": uid, "character": obj.uid, "cliche": cliche.name,
                 "inappropriate": not choice["appropriate"], "revenge": False, "pool": cliche.pool,
                 "helpers": []}
@@ -681,7 +729,8 @@ class Contest(ContestProjection, param.Parameterized):
             if rolls[0]["total"] != rolls[1]["total"]:
                 break
             if len(attempts) > MAX_TIE_REROLLS:
-                raise RuleError("The dice tied hundreds of times in a row; the dice source looks broken.")
+                raise RuleError("The dice tied hundreds of times in a row; the dice source looks broken.",
+                                key="error.dice.broken")
         win = 0 if rolls[0]["total"] > rolls[1]["total"] else 1
         winner, loser = specs[win], specs[1 - win]
         inappropriate_win = winner["inappropriate"] and (
@@ -757,10 +806,11 @@ class Contest(ContestProjection, param.Parameterized):
             for member in team.members:
                 uid = self._resolve_unit(member)
                 if not self.is_active(uid):
-                    raise RuleError(f"{member.name} is out of the contest and cannot join a team.")
+                    raise RuleError(f"{member.name} is out of the contest and cannot join a team.",
+                                    key="error.team.out_join", name=member.name)
                 sides.add(self._side_of(uid))
             if len(sides) != 1:
-                raise RuleError("A team's members must all be on the same side.")
+                raise RuleError("A team's members must all be on the same side.", key="error.team.one_side")
             yield make_event("team_formed", side=sides.pop(), team=team.to_dict())
         return self._command(_plan_form)
 
@@ -773,12 +823,13 @@ class Contest(ContestProjection, param.Parameterized):
         """
         def _plan_volunteer():
             char = self._resolve_character(member)
-            team, window = self._window_team(char, "volunteer")
+            team, window = self._window_team(char, _VOLUNTEER)
             restore = window["hits"]
             after_restore = team.cliche_of(char).pool + sum(h["extra"] + h["current"] for h in restore
                                                             if h["character"] == char.uid)
             if char.uid in self._dropped or after_restore < 1:
-                raise RuleError(f"{char.name} is down or has dropped out and cannot volunteer.")
+                raise RuleError(f"{char.name} is down or has dropped out and cannot volunteer.",
+                                key="error.team.down_volunteer", name=char.name)
             amount = self.profile.volunteer_factor * window["damage"]
             cliche = team.member_cliches[char.uid]
             pre = self._objects[char.uid].cliche(cliche)
@@ -796,27 +847,32 @@ class Contest(ContestProjection, param.Parameterized):
         """With the "leader assigns" option: right after a lost round, hand the hit to another member."""
         def _plan_assign():
             if self.profile.team_loss != "leader_assigns":
-                raise RuleError("Only with the 'leader assigns' team-loss option can the leader hand on a hit.")
+                raise RuleError("Only with the 'leader assigns' team-loss option can the leader hand on a hit.",
+                                key="error.team.assign_option")
             char = self._resolve_character(member)
-            team, window = self._window_team(char, "take the hit")
+            team, window = self._window_team(char, _TAKE_THE_HIT)
             if not team.is_active(char):
-                raise RuleError(f"{char.name} is down or has dropped out and cannot take the hit.")
+                raise RuleError(f"{char.name} is down or has dropped out and cannot take the hit.",
+                                key="error.team.down_take_hit", name=char.name)
             hit = self._hit(char.uid, team.member_cliches[char.uid], window["damage"])
             yield make_event("loss_assigned", team=team.uid, member=char.uid, restore=window["hits"],
                              hits=[hit])
             yield from self._after_team_change(team.uid)
         return self._command(_plan_assign)
 
-    def _window_team(self, char: Character, what: str) -> tuple[CharacterTeam, dict]:
+    def _window_team(self, char: Character, what: Phrase) -> tuple[CharacterTeam, dict]:
         team = self._team_of(char)
         if team is None:
-            raise RuleError(f"{char.name} is not in a character team; only team members {what}.")
+            raise RuleError(f"{char.name} is not in a character team; only team members {what}.",
+                            key="error.team.not_member", name=char.name, what=what)
         window = self._window
         if not window or window["team"] != team.uid:
             last = self._last_exchange_of(team.uid)
             if last is not None and last["units"][last["winner"]] == team.uid:
-                raise RuleError(f"{team.name} won its last round: members {what} only right after a lost round.")
-            raise RuleError(f"Members {what} right after their team loses a round, before anything else happens.")
+                raise RuleError(f"{team.name} won its last round: members {what} only right after a lost round.",
+                                key="error.team.won_last", team=team.name, what=what)
+            raise RuleError(f"Members {what} right after their team loses a round, before anything else happens.",
+                            key="error.team.not_now", what=what)
         return team, window
 
     def _last_exchange_of(self, unit_uid: str) -> dict | None:
@@ -830,7 +886,8 @@ class Contest(ContestProjection, param.Parameterized):
         def _plan_disband():
             uid = self._resolve_unit(team)
             if uid not in self._teams:
-                raise RuleError(f"{self._unit(uid).name} is not a character team.")
+                raise RuleError(f"{self._unit(uid).name} is not a character team.", key="error.team.not_a_team",
+                                name=self._unit(uid).name)
             closing = self._close_window()
             yield from closing
             if not any(e["team"] == uid for e in closing):  # a lost leader may have broken it up already
@@ -844,9 +901,10 @@ class Contest(ContestProjection, param.Parameterized):
             char = self._resolve_character(member)
             team = self._team_of(char)
             if team is None:
-                raise RuleError(f"Only a character team's member can drop out; {char.name} is not in one.")
+                raise RuleError(f"Only a character team's member can drop out; {char.name} is not in one.",
+                                key="error.team.drop_not_member", name=char.name)
             if not team.is_active(char):
-                raise RuleError(f"{char.name} is already down or out.")
+                raise RuleError(f"{char.name} is already down or out.", key="error.team.already_out", name=char.name)
             hit = self._hit(char.uid, team.member_cliches[char.uid], team.cliche_of(char).pool)
             yield make_event("dropped_out", team=team.uid, member=char.uid, hits=[hit])
             yield from self._after_team_change(team.uid)
@@ -856,9 +914,9 @@ class Contest(ContestProjection, param.Parameterized):
     def end(self, outcome: str = "", winner: int | None = None) -> list[dict]:
         """The GM ends the contest early with a narrated outcome (and, optionally, a winning side)."""
         def _plan_end():
-            text = clean_text(outcome, "outcome", required=True)
+            text = clean_text(outcome, Phrase("outcome", "term.outcome"), required=True)
             if winner not in (None, 0, 1):
-                raise RuleError("The winner is side 0, side 1, or None for no winner.")
+                raise RuleError("The winner is side 0, side 1, or None for no winner.", key="error.contest.winner")
             yield self._end_event(winner, text, early=True)
         return self._command(_plan_end)
 
@@ -866,15 +924,17 @@ class Contest(ContestProjection, param.Parameterized):
         """The winners write what happens to a defeated or dropped-out character (GM may veto)."""
         def _plan_fate():
             if self._status != "ended":
-                raise RuleError("Fates are decided when the contest is over.")
+                raise RuleError("Fates are decided when the contest is over.", key="error.fate.not_over")
             char = self._resolve_character(character)
             if char.uid not in self._owed:
                 raise RuleError(f"No fate is owed for {char.name}: only the losers' fallen and those who "
-                                "dropped out have their fate decided by the winners.")
+                                "dropped out have their fate decided by the winners.", key="error.fate.not_owed",
+                                name=char.name)
             if char.uid in self._fates:
                 raise RuleError(f"{char.name}'s fate is already written; the GM vetoes it first if it "
-                                "does not fit the contest.")
-            yield make_event("fate_decided", character=char.uid, text=clean_text(text, "fate", required=True))
+                                "does not fit the contest.", key="error.fate.written", name=char.name)
+            fate = clean_text(text, Phrase("fate", "term.fate"), required=True)
+            yield make_event("fate_decided", character=char.uid, text=fate)
         return self._command(_plan_fate)
 
     def veto_fate(self, character) -> list[dict]:
@@ -882,7 +942,8 @@ class Contest(ContestProjection, param.Parameterized):
         def _plan_veto():
             char = self._resolve_character(character)
             if char.uid not in self._fates:
-                raise RuleError(f"No fate has been written for {char.name} yet.")
+                raise RuleError(f"No fate has been written for {char.name} yet.", key="error.fate.none_written",
+                                name=char.name)
             yield make_event("fate_vetoed", character=char.uid)
         return self._command(_plan_veto)
 
@@ -893,7 +954,7 @@ class Contest(ContestProjection, param.Parameterized):
         """
         def _plan_recover():
             if self._status != "ended":
-                raise RuleError("Recovery comes after the contest: end it first.")
+                raise RuleError("Recovery comes after the contest: end it first.", key="error.recovery.not_over")
             char = self._resolve_character(character)
             gains = recovery_gains(char, cliche, amount)
             yield make_event("recovered", gains=gains)

@@ -21,11 +21,13 @@ MAX_POOL = 2_500
 
 def _check_pool(n: int) -> int:
     if isinstance(n, bool) or not isinstance(n, int):
-        raise RuleError(f"A dice pool is a whole number of dice, not {n!r}.")
+        raise RuleError(f"A dice pool is a whole number of dice, not {n!r}.", key="error.dice.not_whole",
+                        n=repr(n))
     if n < 1:
-        raise RuleError(f"A roll needs at least one die; asked for {n}.")
+        raise RuleError(f"A roll needs at least one die; asked for {n}.", key="error.dice.too_few", n=n)
     if n > MAX_POOL:
-        raise RuleError(f"A roll of {n} dice is more than the {MAX_POOL} this table allows.")
+        raise RuleError(f"A roll of {n} dice is more than the {MAX_POOL} this table allows.",
+                        key="error.dice.too_many", n=n, most=MAX_POOL)
     return n
 
 
@@ -90,7 +92,8 @@ class ScriptedDice(DiceSource):
         for faces in rolls:
             faces = list(faces)
             if not faces or any(isinstance(f, bool) or f not in (1, 2, 3, 4, 5, 6) for f in faces):
-                raise DiceError(f"A scripted roll must be a non-empty list of faces 1..6, not {faces!r}.")
+                raise DiceError(f"A scripted roll must be a non-empty list of faces 1..6, not {faces!r}.",
+                                key="error.dice.bad_script", faces=repr(faces))
             self._rolls.append(faces)
 
     @property
@@ -100,12 +103,12 @@ class ScriptedDice(DiceSource):
 
     def _faces(self, n: int) -> list[int]:
         if not self._rolls:
-            raise DiceError(f"The scripted dice have run out: asked for {n} dice with no roll left.")
+            raise DiceError(f"The scripted dice have run out: asked for {n} dice with no roll left.",
+                            key="error.dice.script_empty", n=n)
         nxt = self._rolls[0]
         if len(nxt) != n:
-            raise DiceError(
-                f"Asked for a pool of {n} dice, but the next scripted roll {nxt} has {len(nxt)}."
-            )
+            raise DiceError(f"Asked for a pool of {n} dice, but the next scripted roll {nxt} has {len(nxt)}.",
+                            key="error.dice.script_mismatch", n=n, roll=str(nxt), size=len(nxt))
         return list(self._rolls.popleft())
 
     def __repr__(self) -> str:

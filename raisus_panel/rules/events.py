@@ -42,18 +42,23 @@ def loads_save(text: str | bytes) -> list[dict]:
     try:
         data = json.loads(text)
     except (TypeError, ValueError, UnicodeDecodeError) as exc:
-        raise SaveFileError(f"This is not a raisus_panel save file (not valid JSON: {exc}).") from None
+        raise SaveFileError(f"This is not a raisus_panel save file (not valid JSON: {exc}).",
+                            key="error.save.not_json", detail=str(exc)) from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise SaveFileError("This JSON is not a raisus_panel contest save (its 'format' is missing or different).")
+        raise SaveFileError("This JSON is not a raisus_panel contest save (its 'format' is missing or different).",
+                            key="error.save.not_ours")
     if data.get("version") != SAVE_VERSION:
         raise SaveFileError(f"This save is version {data.get('version')!r}; this raisus_panel reads "
-                            f"version {SAVE_VERSION}. Update raisus_panel to open it.")
+                            f"version {SAVE_VERSION}. Update raisus_panel to open it.",
+                            key="error.save.version", version=repr(data.get("version")), supported=SAVE_VERSION)
     events = data.get("events")
     if not isinstance(events, list) or not events or not all(isinstance(e, dict) for e in events):
-        raise SaveFileError("This save has no events to load.")
+        raise SaveFileError("This save has no events to load.", key="error.save.no_events")
     if events[0].get("type") != "contest_started":
-        raise SaveFileError("This save is damaged: it does not begin with the contest's start.")
+        raise SaveFileError("This save is damaged: it does not begin with the contest's start.",
+                            key="error.save.no_start")
     for i, event in enumerate(events, 1):
         if event.get("v") != EVENT_VERSION or event.get("type") not in EVENT_TYPES or event.get("seq") != i:
-            raise SaveFileError(f"This save is damaged at event {i}: unknown type, version or order.")
+            raise SaveFileError(f"This save is damaged at event {i}: unknown type, version or order.",
+                                key="error.save.damaged_at", n=i)
     return events

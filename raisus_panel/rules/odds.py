@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import accumulate
 
-from .errors import RuleError
+from .errors import Phrase, RuleError
 
 __all__ = [
     "AUTO_EXACT_DICE",
@@ -127,43 +127,51 @@ def clear_cache() -> None:
 
 def _whole(
     value,
-    name: str,
+    name: str | Phrase,
     *,
     minimum: int,
     maximum: int | None = None,
-    hint: str = "",
+    hint: str | Phrase = "",
     limit: str = "MAX_ODDS_DICE",
 ) -> int:
     """``value`` as an int in range, else a RuleError; ``hint`` says in brackets what it counts."""
     # numbers.Integral admits other integer types (say, from a widget) but bool is refused:
     # True dice is always a mistake.
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise RuleError(f"{name} must be a whole number{hint}, not {value!r}.")
+        raise RuleError(f"{name} must be a whole number{hint}, not {value!r}.", key="error.odds.not_whole",
+                        name=name, hint=hint, value=repr(value))
     value = int(value)
     if value < minimum:
-        raise RuleError(f"{name} must be at least {minimum}{hint}, not {value}.")
+        raise RuleError(f"{name} must be at least {minimum}{hint}, not {value}.", key="error.odds.too_low",
+                        name=name, hint=hint, minimum=minimum, value=value)
     if maximum is not None and value > maximum:
         raise RuleError(
             f"{name} is {value}, more than the {maximum} this odds engine computes ({limit}); "
-            "ask about fewer dice."
+            "ask about fewer dice.", key="error.odds.too_high", name=name, value=value, maximum=maximum,
+            limit=limit,
         )
     return value
 
 
 def _flag(value, name: str) -> bool:
     if not isinstance(value, bool):
-        raise RuleError(f"{name} must be True or False, not {value!r}.")
+        raise RuleError(f"{name} must be True or False, not {value!r}.", key="error.odds.not_flag",
+                        name=name, value=repr(value))
     return value
 
 
-def _exact_flag(value, name: str = "exact") -> bool:
+def _exact_flag(value, name: str | Phrase = "exact") -> bool:
     if not isinstance(value, bool):
-        raise RuleError(f"{name} must be True (a Fraction) or False (a float), not {value!r}.")
+        raise RuleError(f"{name} must be True (a Fraction) or False (a float), not {value!r}.",
+                        key="error.odds.not_exact_flag", name=name, value=repr(value))
     return value
 
 
-def _pool(value, name: str) -> int:
-    return _whole(value, name, minimum=1, maximum=MAX_ODDS_DICE, hint=" (dice rolled)")
+_DICE_ROLLED = Phrase(" (dice rolled)", "term.hint_dice_rolled")
+
+
+def _pool(value, name: str | Phrase) -> int:
+    return _whole(value, name, minimum=1, maximum=MAX_ODDS_DICE, hint=_DICE_ROLLED)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -226,7 +234,8 @@ def sum_distribution(n: int) -> tuple[int, ...]:
     >>> sum_distribution(2)[7]
     6
     """
-    n = _whole(n, "The number of dice", minimum=0, maximum=2 * MAX_ODDS_DICE, limit="2 * MAX_ODDS_DICE")
+    n = _whole(n, Phrase("The number of dice", "term.odds_dice"), minimum=0, maximum=2 * MAX_ODDS_DICE,
+               limit="2 * MAX_ODDS_DICE")
     return _distribution(n)
 
 
@@ -281,9 +290,10 @@ def check_chance(dice: int, tn: int, *, exact: bool = True) -> Fraction | float:
     >>> check_chance(4, 10)
     Fraction(65, 72)
     """
-    dice = _pool(dice, "The number of dice for the check")
+    dice = _pool(dice, Phrase("The number of dice for the check", "term.odds_check_dice"))
     if isinstance(tn, bool) or not isinstance(tn, numbers.Integral):
-        raise RuleError(f"The target number must be a whole number such as 10, not {tn!r}.")
+        raise RuleError(f"The target number must be a whole number such as 10, not {tn!r}.",
+                        key="error.odds.tn_not_whole", value=repr(tn))
     tn = int(tn)
     exact = _exact_flag(exact)
     total = 6**dice
@@ -333,8 +343,8 @@ def round_chance(a: int, b: int, *, exact: bool = True) -> Fraction | float:
     >>> round_chance(1, 1)
     Fraction(1, 2)
     """
-    a = _pool(a, "A's pool")
-    b = _pool(b, "B's pool")
+    a = _pool(a, Phrase("A's pool", "term.pool_of", side="A"))
+    b = _pool(b, Phrase("B's pool", "term.pool_of", side="B"))
     exact = _exact_flag(exact)
     win, lose, _ = _round_ways(a, b)
     return Fraction(win, win + lose) if exact else win / (win + lose)
@@ -366,8 +376,8 @@ def tie_chance(a: int, b: int, *, exact: bool = True) -> Fraction | float:
     >>> tie_chance(1, 1)
     Fraction(1, 6)
     """
-    a = _pool(a, "A's pool")
-    b = _pool(b, "B's pool")
+    a = _pool(a, Phrase("A's pool", "term.pool_of", side="A"))
+    b = _pool(b, Phrase("B's pool", "term.pool_of", side="B"))
     exact = _exact_flag(exact)
     win, lose, total = _round_ways(a, b)
     tie = total - win - lose
@@ -426,8 +436,9 @@ class _Rules:
 
     @classmethod
     def checked(cls, a_bonus, b_bonus, a_damage, b_damage, a_revenge, b_revenge) -> _Rules:
-        bonus_hint = " (extra dice each round, such as a team's members)"
-        damage_hint = " (1 per lost round, 3 when the winner used an inappropriate cliché)"
+        bonus_hint = Phrase(" (extra dice each round, such as a team's members)", "term.hint_bonus")
+        damage_hint = Phrase(" (1 per lost round, 3 when the winner used an inappropriate cliché)",
+                             "term.hint_damage")
         return cls(
             _whole(a_bonus, "a_bonus", minimum=0, hint=bonus_hint),
             _whole(b_bonus, "b_bonus", minimum=0, hint=bonus_hint),
@@ -461,7 +472,7 @@ class _Rules:
 
 def _choose_exact(exact, rules: _Rules, max_a: int, max_b: int) -> bool:
     if exact is not None:
-        _exact_flag(exact, "exact (or None to choose by pool size)")
+        _exact_flag(exact, Phrase("exact (or None to choose by pool size)", "term.exact_or_none"))
     # the first round has the largest pools: scores only fall and revenge only doubles
     pools = rules.first_pools(max_a, max_b)
     for side, pool in zip("AB", pools):
@@ -469,7 +480,8 @@ def _choose_exact(exact, rules: _Rules, max_a: int, max_b: int) -> bool:
             raise RuleError(
                 f"{side} would roll {pool} dice (score, team and revenge dice together), more "
                 f"than the {MAX_ODDS_DICE} this odds engine computes (MAX_ODDS_DICE); "
-                "ask about smaller scores."
+                "ask about smaller scores.", key="error.odds.pool_too_big", side=side, pool=pool,
+                maximum=MAX_ODDS_DICE,
             )
     largest = max(pools)
     if exact is None:
@@ -477,7 +489,8 @@ def _choose_exact(exact, rules: _Rules, max_a: int, max_b: int) -> bool:
     if exact and largest > MAX_EXACT_DICE:
         raise RuleError(
             f"Exact contest odds are limited to pools of {MAX_EXACT_DICE} dice (MAX_EXACT_DICE), "
-            f"and this contest rolls up to {largest}; pass exact=False (or exact=None) for floats."
+            f"and this contest rolls up to {largest}; pass exact=False (or exact=None) for floats.",
+            key="error.odds.exact_too_big", maximum=MAX_EXACT_DICE, largest=largest,
         )
     return exact
 
@@ -636,8 +649,10 @@ def contest_table(
     >>> contest_table(2, 2)[1, 1].p_win
     Fraction(1, 2)
     """
-    max_a = _whole(max_a, "max_a", minimum=1, hint=" (the highest score of A in the table)")
-    max_b = _whole(max_b, "max_b", minimum=1, hint=" (the highest score of B in the table)")
+    max_a = _whole(max_a, "max_a", minimum=1,
+                   hint=Phrase(" (the highest score of A in the table)", "term.hint_highest_score", side="A"))
+    max_b = _whole(max_b, "max_b", minimum=1,
+                   hint=Phrase(" (the highest score of B in the table)", "term.hint_highest_score", side="B"))
     rules = _Rules.checked(a_bonus, b_bonus, a_damage, b_damage, a_revenge, b_revenge)
     exact = _choose_exact(exact, rules, max_a, max_b)
     starts = [(a, b) for a in range(1, max_a + 1) for b in range(1, max_b + 1)]
@@ -697,10 +712,12 @@ def contest_odds(
     >>> result.p_win, result.expected_rounds, result.expected_rolls
     (Fraction(1, 2), Fraction(1, 1), Fraction(6, 5))
     """
-    a = _whole(a, "A's score", minimum=0, hint=" (dice left in the cliché)")
-    b = _whole(b, "B's score", minimum=0, hint=" (dice left in the cliché)")
+    left = Phrase(" (dice left in the cliché)", "term.hint_dice_left")
+    a = _whole(a, Phrase("A's score", "term.score_of", side="A"), minimum=0, hint=left)
+    b = _whole(b, Phrase("B's score", "term.score_of", side="B"), minimum=0, hint=left)
     if a == 0 and b == 0:
-        raise RuleError("Both scores are 0, so there is no contest to rate; give at least one side dice.")
+        raise RuleError("Both scores are 0, so there is no contest to rate; give at least one side dice.",
+                        key="error.odds.no_dice")
     rules = _Rules.checked(a_bonus, b_bonus, a_damage, b_damage, a_revenge, b_revenge)
     exact = _choose_exact(exact, rules, a, b)
     if a == 0 or b == 0:  # already over: no round is rolled

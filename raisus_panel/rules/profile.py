@@ -73,8 +73,9 @@ class RulesProfile(param.Parameterized):
 
         known = set(cls.param) - {"name"}
         if not isinstance(data, dict) or set(data) - known:
-            raise RuleError(f"Unknown rules options: {sorted(set(data) - known) if isinstance(data, dict) else data!r}.")
+            options = repr(sorted(set(data) - known) if isinstance(data, dict) else data)
+            raise RuleError(f"Unknown rules options: {options}.", key="error.profile.unknown", options=options)
         try:
             return cls(**data)
         except ValueError as exc:
-            raise RuleError(f"Invalid rules options: {exc}") from None
+            raise RuleError(f"Invalid rules options: {exc}", key="error.profile.invalid", detail=str(exc)) from None

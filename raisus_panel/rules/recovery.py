@@ -25,7 +25,7 @@ def recovery_gains(char: Character, cliche: str | None = None, amount: int | Non
     """
     if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int) or amount < 1):
         raise RuleError(f"Recover a whole number of dice (1 or more), or leave the amount out for all; "
-                        f"not {amount!r}.")
+                        f"not {amount!r}.", key="error.recovery.amount", amount=repr(amount))
     targets = [char.cliche(cliche)] if cliche is not None else list(char.cliches)
     gains = []
     for c in targets:
@@ -33,5 +33,6 @@ def recovery_gains(char: Character, cliche: str | None = None, amount: int | Non
         if gain > 0:
             gains.append({"character": char.uid, "cliche": c.name, "amount": gain})
     if not gains:
-        raise RuleError(f"{char.name} has nothing to recover: every cliché is at its rating.")
+        raise RuleError(f"{char.name} has nothing to recover: every cliché is at its rating.",
+                        key="error.recovery.nothing", name=char.name)
     return gains

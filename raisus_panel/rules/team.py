@@ -8,7 +8,7 @@ import param
 
 from .character import Character, GruntMob, new_uid
 from .cliche import Cliche
-from .errors import RuleError
+from .errors import Phrase, RuleError
 from .validation import clean_name
 
 
@@ -18,12 +18,14 @@ def _member_spec(item) -> tuple[Character, str, bool]:
         usable = [c for c in item.cliches if c.pool > 0]
         if len(usable) != 1:
             raise RuleError(f"{item.name} has {len(usable)} usable clichés: say which one the team uses, "
-                            f"e.g. ({item.name!r}-character, 'Cliché').")
+                            f"e.g. ({item.name!r}-character, 'Cliché').",
+                            key="error.team.which_cliche", name=item.name, count=len(usable))
         return item, usable[0].name, True
     if isinstance(item, (tuple, list)) and len(item) in (2, 3) and isinstance(item[0], Character):
         appropriate = bool(item[2]) if len(item) == 3 else True
         return item[0], item[0].cliche(item[1]).name, appropriate
-    raise RuleError(f"A team member is a Character or (character, 'cliché'[, appropriate]); not {item!r}.")
+    raise RuleError(f"A team member is a Character or (character, 'cliché'[, appropriate]); not {item!r}.",
+                    key="error.team.bad_member", item=repr(item))
 
 
 class CharacterTeam(param.Parameterized):
@@ -80,30 +82,37 @@ class CharacterTeam(param.Parameterized):
         chars = [c for c, _, _ in specs]
         if len(specs) < 2:
             raise RuleError("A character team needs at least two characters; a lone character "
-                            "simply fights as an individual.")
+                            "simply fights as an individual.", key="error.team.too_small")
         if len({c.uid for c in chars}) != len(chars):
-            raise RuleError("A character can join a team only once.")
+            raise RuleError("A character can join a team only once.", key="error.team.twice")
         for char, cliche_name, _ in specs:
             if isinstance(char, GruntMob):
-                raise RuleError(f"{char.name} is a grunt mob: mobs fight as their own unit and cannot join a team.")
+                raise RuleError(f"{char.name} is a grunt mob: mobs fight as their own unit and cannot join a team.",
+                                key="error.team.no_mobs", name=char.name)
             if char.cliche(cliche_name).pool < 1:
-                raise RuleError(f"{char.name}'s {cliche_name} is at 0: only characters with dice left can form a team.")
+                raise RuleError(f"{char.name}'s {cliche_name} is at 0: only characters with dice left can form a team.",
+                                key="error.team.cliche_at_zero", name=char.name, cliche=cliche_name)
         cliches = {c.uid: n for c, n, _ in specs}
         scores = {c.uid: c.cliche(cliches[c.uid]).current for c in chars}
         best = max(scores.values())
         tied = [c for c in chars if scores[c.uid] == best]
         if leader is None:
             if len(tied) > 1:
-                raise RuleError("Leader tie: " + ", ".join(c.name for c in tied) +
-                                f" all have {best}; the players must name the leader.")
+                names = ", ".join(c.name for c in tied)
+                raise RuleError(f"Leader tie: {names} all have {best}; the players must name the leader.",
+                                key="error.team.leader_tie", names=names, score=best)
             leader = tied[0]
         elif leader not in chars:
-            raise RuleError(f"{getattr(leader, 'name', leader)} is not on this team: name a member as leader.")
+            who = str(getattr(leader, "name", leader))
+            raise RuleError(f"{who} is not on this team: name a member as leader.",
+                            key="error.team.leader_not_member", name=who)
         elif scores[leader.uid] != best:
+            names = ", ".join(c.name for c in tied)
             raise RuleError(f"{leader.name} cannot lead: the leader has the highest score in its team "
-                            f"cliché ({best}: {', '.join(c.name for c in tied)}).")
+                            f"cliché ({best}: {names}).", key="error.team.leader_not_best",
+                            name=leader.name, score=best, names=names)
         params.setdefault("uid", new_uid())
-        name = clean_name(name, "team name") if name else "+".join(c.name for c in chars)
+        name = clean_name(name, Phrase("team name", "term.team_name")) if name else "+".join(c.name for c in chars)
         super().__init__(name=name, members=chars, member_cliches=cliches,
                          appropriate={c.uid: a for c, _, a in specs}, leader=leader, **params)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from .errors import RuleError
+from .errors import Phrase, RuleError
 
 #: Highest rating of a cliché a character may have. Risus characters start with 10 dice in all;
 #: 100 leaves room for house rules and superhuman NPCs while refusing typos such as 4000.
@@ -23,51 +23,67 @@ MAX_NAME_LENGTH = 80
 MAX_TEXT_LENGTH = 2000
 
 
+#: What :func:`clean_name` and :func:`clean_text` call their value when the caller does not say.
+NAME = Phrase("name", "term.name")
+TEXT = Phrase("text", "term.text")
+
+
 def _has_control(text: str) -> bool:
     return any(unicodedata.category(ch) == "Cc" and ch not in "\n\t" for ch in text)
 
 
-def clean_name(value, what: str = "name") -> str:
-    """Return ``value`` as a trimmed one-line name, or raise RuleError."""
+def clean_name(value, what: str | Phrase = NAME) -> str:
+    """Return ``value`` as a trimmed one-line name, or raise RuleError.
+
+    ``what`` names the field in the message, best as a :class:`~.errors.Phrase` (``"contest name"``)
+    so that the message can be translated whole.
+    """
     if not isinstance(value, str):
-        raise RuleError(f"A {what} must be text, not {type(value).__name__}.")
+        raise RuleError(f"The {what} must be text, not {type(value).__name__}.", key="error.input.not_text",
+                        what=what, type=type(value).__name__)
     name = value.strip()
     if not name:
-        raise RuleError(f"The {what} is empty: type a {what}.")
+        raise RuleError(f"The {what} is empty: type a {what}.", key="error.input.empty_name", what=what)
     if len(name) > MAX_NAME_LENGTH:
-        raise RuleError(
-            f"The {what} is {len(name)} characters long; keep it to {MAX_NAME_LENGTH} or fewer."
-        )
+        raise RuleError(f"The {what} is {len(name)} characters long; keep it to {MAX_NAME_LENGTH} or fewer.",
+                        key="error.input.too_long", what=what, length=len(name), most=MAX_NAME_LENGTH)
     if _has_control(name) or "\n" in name or "\t" in name:
-        raise RuleError(f"The {what} must be one line of text without control characters.")
+        raise RuleError(f"The {what} must be one line of text without control characters.",
+                        key="error.input.one_line", what=what)
     return name
 
 
-def clean_text(value, what: str = "text", *, required: bool = False) -> str:
+def clean_text(value, what: str | Phrase = TEXT, *, required: bool = False) -> str:
     """Return ``value`` as trimmed free text (several lines allowed), or raise RuleError."""
     if value is None:
         value = ""
     if not isinstance(value, str):
-        raise RuleError(f"The {what} must be text, not {type(value).__name__}.")
+        raise RuleError(f"The {what} must be text, not {type(value).__name__}.", key="error.input.not_text",
+                        what=what, type=type(value).__name__)
     text = value.strip()
     if required and not text:
-        raise RuleError(f"The {what} is empty: write a few words.")
+        raise RuleError(f"The {what} is empty: write a few words.", key="error.input.empty_text", what=what)
     if len(text) > MAX_TEXT_LENGTH:
-        raise RuleError(f"The {what} is {len(text)} characters long; keep it to {MAX_TEXT_LENGTH}.")
+        raise RuleError(f"The {what} is {len(text)} characters long; keep it to {MAX_TEXT_LENGTH} or fewer.",
+                        key="error.input.too_long", what=what, length=len(text), most=MAX_TEXT_LENGTH)
     if _has_control(text):
-        raise RuleError(f"The {what} contains control characters; remove them.")
+        raise RuleError(f"The {what} contains control characters; remove them.", key="error.input.control",
+                        what=what)
     return text
 
 
-def whole_number(value, what: str, *, low: int, high: int) -> int:
+def whole_number(value, what: str | Phrase, *, low: int, high: int) -> int:
     """Return ``value`` if it is a whole number in ``[low, high]``, or raise RuleError."""
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         else:
-            raise RuleError(f"The {what} must be a whole number, not {value!r}.")
+            raise RuleError(f"The {what} must be a whole number, not {value!r}.", key="error.input.not_whole",
+                            what=what, value=repr(value))
     if value < low:
-        raise RuleError(f"The {what} must be at least {low}; got {value}.")
+        raise RuleError(f"The {what} must be at least {low}; got {value}.", key="error.input.too_low",
+                        what=what, low=low, value=value)
     if value > high:
-        raise RuleError(f"The {what} must be at most {high}; got {value}.")
+        raise RuleError(f"The {what} must be at most {high}; got {value}.", key="error.input.too_high",
+                        what=what, high=high, value=value)
     return value

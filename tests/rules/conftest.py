@@ -4,6 +4,8 @@ import pytest
 
 from raisus_panel.rules import Character, ScriptedDice
 
+from .keyed_errors import english_catalog_agrees  # noqa: F401 - autouse: refusals read the same in en.json
+
 
 def char(name, **cliches):
     """A character whose clichés are given as keyword arguments: char("Viking", Viking=4)."""
