@@ -16,6 +16,7 @@ from raisus_panel.rules import (
     Character, CharacterTeam, Contest, RuleError, RulesProfile, action_check, effective_tn,
 )
 from raisus_panel.rules.dice import DiceSource
+from raisus_panel.rules.errors import Phrase
 from raisus_panel.rules.recovery import recovery_gains
 from raisus_panel.rules.validation import clean_name
 
@@ -24,6 +25,9 @@ from .roles import Actor, Role
 
 _PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 _CHARACTER_FIELDS = {"kind", "uid", "name", "description", "owner", "cliches", "member_rating", "count"}
+_CLICHE = Phrase("cliché", "term.cliche")
+#: What messages call a room's title.
+ROOM_TITLE = Phrase("room title", "term.room_title")
 
 #: Every command and the arguments it takes.
 ARGUMENTS: dict[str, set[str]] = {
@@ -72,45 +76,59 @@ def check_arguments(name: str, args, state: RoomState | None = None) -> tuple[st
     update, by whether ``state`` knows the character's uid).
     """
     if not isinstance(name, str):
-        raise RuleError(f"A command is named by text, not {name!r}.")
+        raise RuleError(f"A command is named by text, not {name!r}.", key="error.room.command_not_text",
+                        command=repr(name))
     if args is None:
         args = {}
     if not isinstance(args, dict):
-        raise RuleError(f"The arguments of {name} are a mapping of names to values.")
+        raise RuleError(f"The arguments of {name} are a mapping of names to values.",
+                        key="error.room.args_not_mapping", command=name)
     if name == SAVE_CHARACTER:
         if set(args) != {"data"} or not isinstance(args["data"], dict):
-            raise RuleError("save_character takes 'data': the character as Character.to_dict() gives it.")
+            raise RuleError("save_character takes 'data': the character as Character.to_dict() gives it.",
+                            key="error.room.save_character_data")
         args = args["data"]
         known = state is not None and args.get("uid") in state.characters
         name = "update_character" if known else "create_character"
     name = ALIASES.get(name, name)
     if name not in ARGUMENTS:
-        raise RuleError(f"Unknown command {name!r}; the commands are: {', '.join(sorted(ARGUMENTS))}.")
+        commands = ", ".join(sorted(ARGUMENTS))
+        raise RuleError(f"Unknown command {name!r}; the commands are: {commands}.", key="error.room.unknown_command",
+                        command=repr(name), commands=commands)
     unknown = set(args) - ARGUMENTS[name]
     if unknown:
-        allowed = ", ".join(sorted(ARGUMENTS[name])) or "none"
-        raise RuleError(f"{name} does not take {', '.join(sorted(map(str, unknown)))} (it takes: {allowed}).")
+        allowed = ", ".join(sorted(ARGUMENTS[name])) or Phrase("none", "term.none")
+        names = ", ".join(sorted(map(str, unknown)))
+        raise RuleError(f"{name} does not take {names} (it takes: {allowed}).", key="error.room.unknown_arguments",
+                        command=name, names=names, allowed=allowed)
     return name, dict(args)
 
 
 def _flag(args: dict, key: str, default: bool) -> bool:
     value = args.get(key, default)
     if not isinstance(value, bool):
-        raise RuleError(f"'{key}' is true or false, not {value!r}.")
+        raise RuleError(f"'{key}' is true or false, not {value!r}.", key="error.room.not_flag", argument=key,
+                        value=repr(value))
     return value
 
 
-def _text(args: dict, key: str, what: str) -> str:
+def _text(args: dict, key: str, what: Phrase) -> str:
     value = args.get(key)
     if not isinstance(value, str) or not value:
-        raise RuleError(f"Say which {what} ('{key}').")
+        raise RuleError(f"Say which {what} ('{key}').", key="error.room.say_which", what=what, argument=key)
     return value
+
+
+def no_such_character(uid) -> RuleError:
+    """The refusal of a character id the room does not know."""
+    return RuleError(f"There is no character with id {uid!r} in this room.", key="error.room.no_character",
+                     uid=repr(uid))
 
 
 def _room_character(state: RoomState, uid) -> Character:
     char = state.characters.get(uid) if isinstance(uid, str) else None
     if char is None:
-        raise RuleError(f"There is no character with id {uid!r} in this room.")
+        raise no_such_character(uid)
     return char
 
 
@@ -119,42 +137,46 @@ def _in_current_contest(state: RoomState, uid: str) -> bool:
     return contest is not None and any(c.uid == uid for c in contest.characters())
 
 
-def _unlocked(state: RoomState, char: Character, what: str) -> None:
+def _unlocked(state: RoomState, char: Character, what: Phrase) -> None:
     if _in_current_contest(state, char.uid):
-        raise RuleError(f"{char.name} is in the current contest: {what} after the GM closes it.")
+        raise RuleError(f"{char.name} is in the current contest: {what} after the GM closes it.",
+                        key="error.room.in_contest", name=char.name, what=what)
 
 
 def _check_owner(state: RoomState, owner) -> None:
     if owner and owner not in state.players:
         raise RuleError(f"There is no player with id {owner!r} in this room: the owner is a player's id, "
-                        "or empty for an NPC.")
+                        "or empty for an NPC.", key="error.room.no_player", owner=repr(owner))
 
 
 def _no_temporary(char: Character) -> None:
     if any(c.temporary or c.extra for c in char.cliches):
-        raise RuleError("Temporary clichés and extra dice come only from tickets during a contest.")
+        raise RuleError("Temporary clichés and extra dice come only from tickets during a contest.",
+                        key="error.room.no_temporary")
 
 
 # ----------------------------------------------------------------------------- room commands --
 def plan_join(state: RoomState, actor: Actor, args: dict, **_) -> list[dict]:
-    name = clean_name(args.get("name") or actor.name, "player name")
+    name = clean_name(args.get("name") or actor.name, Phrase("player name", "term.player_name"))
     requested = args.get("player_id")
     if actor.role is Role.PLAYER and actor.player_id:
         if requested not in (None, actor.player_id):
-            raise RuleError("You join as yourself: leave out 'player_id'.")
+            raise RuleError("You join as yourself: leave out 'player_id'.", key="error.room.join_as_yourself")
         requested = actor.player_id
     player_id = requested or new_player_id()
     if not isinstance(player_id, str) or not _PLAYER_ID.fullmatch(player_id):
-        raise RuleError(f"A player id is 1-40 letters, digits, '-' or '_'; not {player_id!r}.")
+        raise RuleError(f"A player id is 1-40 letters, digits, '-' or '_'; not {player_id!r}.",
+                        key="error.room.bad_player_id", player_id=repr(player_id))
     if player_id in state.players:
-        raise RuleError(f"{state.players[player_id]} has already joined this room.")
+        raise RuleError(f"{state.players[player_id]} has already joined this room.", key="error.room.already_joined",
+                        name=state.players[player_id])
     return [{"type": "player_joined", "player": {"player_id": player_id, "name": name}}]
 
 
 def plan_set_title(state: RoomState, actor: Actor, args: dict, **_) -> list[dict]:
-    title = clean_name(args.get("title"), "room title")
+    title = clean_name(args.get("title"), ROOM_TITLE)
     if title == state.title:
-        raise RuleError("The room already has that title.")
+        raise RuleError("The room already has that title.", key="error.room.same_title")
     return [{"type": "title_set", "title": title}]
 
 
@@ -164,7 +186,8 @@ def plan_create_character(state: RoomState, actor: Actor, args: dict, **_) -> li
         data["owner"] = actor.player_id
     _check_owner(state, data.get("owner"))
     if data.get("uid") in state.characters:
-        raise RuleError(f"There is already a character with id {data['uid']!r}: leave 'uid' out for a new one.")
+        raise RuleError(f"There is already a character with id {data['uid']!r}: leave 'uid' out for a new one.",
+                        key="error.room.character_exists", uid=repr(data["uid"]))
     char = Character.from_dict(data)
     _no_temporary(char)
     return [{"type": "character_created", "character": char.to_dict()}]
@@ -172,32 +195,34 @@ def plan_create_character(state: RoomState, actor: Actor, args: dict, **_) -> li
 
 def plan_update_character(state: RoomState, actor: Actor, args: dict, **_) -> list[dict]:
     char = _room_character(state, args.get("uid"))
-    _unlocked(state, char, "edit it")
+    _unlocked(state, char, Phrase("edit it", "term.edit_it"))
     before = char.to_dict()
     if "owner" in args:
         _check_owner(state, args["owner"])
     after = Character.from_dict({**before, **args})
     _no_temporary(after)
     if after.to_dict() == before:
-        raise RuleError(f"Nothing to change: {char.name} is already like that.")
+        raise RuleError(f"Nothing to change: {char.name} is already like that.", key="error.room.nothing_to_change",
+                        name=char.name)
     return [{"type": "character_updated", "character": after.to_dict(), "before": before}]
 
 
 def plan_remove_character(state: RoomState, actor: Actor, args: dict, **_) -> list[dict]:
     char = _room_character(state, args.get("uid"))
-    _unlocked(state, char, "remove it")
+    _unlocked(state, char, Phrase("remove it", "term.remove_it"))
     return [{"type": "character_removed", "character": char.to_dict()}]
 
 
 def plan_action_check(state: RoomState, actor: Actor, args: dict, *, dice: DiceSource,
                       dry: bool = False) -> list[dict]:
     char = _room_character(state, args.get("character"))
-    cliche = char.cliche(_text(args, "cliche", "cliché"))
+    cliche = char.cliche(_text(args, "cliche", _CLICHE))
     automatic, private = _flag(args, "automatic", False), _flag(args, "private", False)
     suitability = args.get("suitability", "suitable")
     effective_tn(args.get("tn"), suitability, args.get("adjustment", 0))  # checks them all
     if not automatic and cliche.pool < 1:
-        raise RuleError(f"{char.name}'s {cliche.name} has no dice left: choose another cliché or recover first.")
+        raise RuleError(f"{char.name}'s {cliche.name} has no dice left: choose another cliché or recover first.",
+                        key="error.check.cliche_no_dice", name=char.name, cliche=cliche.name)
     if dry:
         return []
     result = action_check(cliche, args["tn"], suitability=suitability, adjustment=args.get("adjustment", 0),
@@ -208,10 +233,10 @@ def plan_action_check(state: RoomState, actor: Actor, args: dict, *, dice: DiceS
 def _team(state: RoomState, spec) -> tuple[int, CharacterTeam]:
     if not isinstance(spec, dict) or set(spec) - {"side", "members", "leader", "name"}:
         raise RuleError("A team is {'side': 0 or 1, 'members': [[id, cliché, appropriate], ...], "
-                        "'leader': id (on a tie), 'name': optional}.")
+                        "'leader': id (on a tie), 'name': optional}.", key="error.room.team_spec")
     side = spec.get("side")
     if side not in (0, 1) or isinstance(side, bool):
-        raise RuleError("A team's 'side' is 0 (side A) or 1 (side B).")
+        raise RuleError("A team's 'side' is 0 (side A) or 1 (side B).", key="error.room.team_side")
     members = _member_specs(lambda uid: _room_character(state, uid), spec.get("members"))
     leader = spec.get("leader")
     leader = _room_character(state, leader) if leader is not None else None
@@ -220,23 +245,25 @@ def _team(state: RoomState, spec) -> tuple[int, CharacterTeam]:
 
 def _member_specs(lookup: Callable[[str], Character], members) -> list:
     if not isinstance(members, list) or not members:
-        raise RuleError("List the team's members: [[id, cliché, appropriate], ...].")
+        raise RuleError("List the team's members: [[id, cliché, appropriate], ...].", key="error.room.team_members")
     out = []
     for spec in members:
         if isinstance(spec, dict):  # {"character": id, "cliche": name, "appropriate": bool}
             if set(spec) - {"character", "cliche", "appropriate"} or "character" not in spec:
-                raise RuleError(f"A team member is {{'character': id, 'cliche': name, 'appropriate': bool}}; not {spec!r}.")
+                raise RuleError(f"A team member is {{'character': id, 'cliche': name, 'appropriate': bool}}; "
+                                f"not {spec!r}.", key="error.room.member_mapping", spec=repr(spec))
             spec = [spec["character"], spec["cliche"], spec.get("appropriate", True)] if "cliche" in spec else spec["character"]
         if isinstance(spec, str):
             out.append(lookup(spec))
         elif isinstance(spec, (list, tuple)) and len(spec) in (2, 3) and isinstance(spec[1], str):
             appropriate = spec[2] if len(spec) == 3 else True
             if not isinstance(appropriate, bool):
-                raise RuleError("A member's 'appropriate' is true or false.")
+                raise RuleError("A member's 'appropriate' is true or false.", key="error.room.member_appropriate")
             out.append((lookup(spec[0]), spec[1], appropriate))
         else:
             raise RuleError(f"A team member is an id, [id, cliché, appropriate] or "
-                            f"{{'character': id, 'cliche': name, 'appropriate': bool}}; not {spec!r}.")
+                            f"{{'character': id, 'cliche': name, 'appropriate': bool}}; not {spec!r}.",
+                            key="error.room.member_spec", spec=repr(spec))
     return out
 
 
@@ -245,17 +272,19 @@ def plan_start_contest(state: RoomState, actor: Actor, args: dict, **_) -> list[
     current = state.contest
     if current is not None:
         if current.status == "active":
-            raise RuleError("A contest is running: end it (end_contest) before starting another.")
+            raise RuleError("A contest is running: end it (end_contest) before starting another.",
+                            key="error.room.contest_running")
         payloads.append({"type": "contest_closed", "contest": current.uid, "summary": contest_summary(current)})
     sides: list[list] = [[], []]
     for i, key in enumerate(("side_a", "side_b")):
         uids = args.get(key, [])
         if not isinstance(uids, list):
-            raise RuleError(f"'{key}' lists the ids of the characters on that side.")
+            raise RuleError(f"'{key}' lists the ids of the characters on that side.", key="error.room.side_ids",
+                            argument=key)
         sides[i] = [_room_character(state, uid) for uid in uids]
     teams = args.get("teams") or []
     if not isinstance(teams, list):
-        raise RuleError("'teams' is a list of teams.")
+        raise RuleError("'teams' is a list of teams.", key="error.room.teams_list")
     for spec in teams:
         side, team = _team(state, spec)
         sides[side].append(team)
@@ -270,19 +299,23 @@ def plan_start_contest(state: RoomState, actor: Actor, args: dict, **_) -> list[
 def plan_close_contest(state: RoomState, actor: Actor, args: dict, **_) -> list[dict]:
     contest = state.contest
     if contest is None:
-        raise RuleError("There is no contest to close.")
+        raise RuleError("There is no contest to close.", key="error.room.nothing_to_close")
     if contest.status == "active":
-        raise RuleError("The contest is still running: play it out or end it (end_contest) first.")
+        raise RuleError("The contest is still running: play it out or end it (end_contest) first.",
+                        key="error.room.still_running")
     return [{"type": "contest_closed", "contest": contest.uid, "summary": contest_summary(contest)}]
 
 
 def plan_open_round(state: RoomState, actor: Actor, args: dict, **_) -> list[dict]:
     contest = state.contest
     if contest is None or contest.status != "active":
-        raise RuleError("There is no running contest whose round could be opened.")
+        raise RuleError("There is no running contest whose round could be opened.",
+                        key="error.room.no_running_contest")
     want = _flag(args, "open", True)
     if want == state.round_open:
-        raise RuleError("The round is already open." if want else "The round is not open.")
+        if want:
+            raise RuleError("The round is already open.", key="error.room.round_open")
+        raise RuleError("The round is not open.", key="error.room.round_not_open")
     return [{"type": "round_opened", "open": want}]
 
 
@@ -307,7 +340,7 @@ def current_contest(state: RoomState) -> Contest:
     """The current contest, or RuleError when there is none."""
     contest = state.contest
     if contest is None:
-        raise RuleError("There is no contest right now: the GM starts one first.")
+        raise RuleError("There is no contest right now: the GM starts one first.", key="error.room.no_contest")
     return contest
 
 
@@ -317,14 +350,15 @@ def contest_unit(contest: Contest, uid):
         for unit in side:
             if unit.uid == uid:
                 return unit
-    raise RuleError(f"There is no unit with id {uid!r} in this contest.")
+    raise RuleError(f"There is no unit with id {uid!r} in this contest.", key="error.room.no_unit", uid=repr(uid))
 
 
 def _member(contest: Contest, uid) -> Character:
     for char in contest.characters():
         if char.uid == uid:
             return char
-    raise RuleError(f"There is no character with id {uid!r} in this contest.")
+    raise RuleError(f"There is no character with id {uid!r} in this contest.", key="error.room.no_contest_character",
+                    uid=repr(uid))
 
 
 def prepare_contest_command(state: RoomState, name: str, args: dict) -> tuple[str, tuple, dict]:
@@ -335,14 +369,15 @@ def prepare_contest_command(state: RoomState, name: str, args: dict) -> tuple[st
     """
     contest = current_contest(state)
     if name == "choose":
-        return "choose", (contest_unit(contest, args.get("unit")), _text(args, "cliche", "cliché")), {
+        return "choose", (contest_unit(contest, args.get("unit")), _text(args, "cliche", _CLICHE)), {
             "appropriate": _flag(args, "appropriate", True), "approved": _flag(args, "approved", False)}
     if name in ("approve", "disband"):
         return name, (contest_unit(contest, args.get("team" if name == "disband" else "unit")),), {}
     if name == "give_tickets":
         fitting = args.get("fitting") or {}
         if not isinstance(fitting, dict) or not all(isinstance(v, str) for v in fitting.values()):
-            raise RuleError("'fitting' maps character ids to the name of their fitting cliché.")
+            raise RuleError("'fitting' maps character ids to the name of their fitting cliché.",
+                            key="error.room.fitting")
         fitting = {_member(contest, uid): cliche for uid, cliche in fitting.items()}
         return "give_tickets", (fitting or None,), {"name": args.get("name")}
     if name in ("roll_round", "end_round"):
@@ -359,7 +394,7 @@ def prepare_contest_command(state: RoomState, name: str, args: dict) -> tuple[st
     if name == "end_contest":
         winner = args.get("winner")
         if isinstance(winner, bool):
-            raise RuleError("The winner is side 0, side 1, or None for no winner.")
+            raise RuleError("The winner is side 0, side 1, or None for no winner.", key="error.contest.winner")
         return "end", (args.get("outcome", ""), winner), {}
     if name == "decide_fate":
         return "decide_fate", (_member(contest, args.get("character")), args.get("text", "")), {}
@@ -367,7 +402,7 @@ def prepare_contest_command(state: RoomState, name: str, args: dict) -> tuple[st
         return "veto_fate", (_member(contest, args.get("character")),), {}
     if name == "recover":
         return "recover", (_member(contest, args.get("character")), args.get("cliche"), args.get("amount")), {}
-    raise RuleError(f"{name} is not a contest command.")  # pragma: no cover
+    raise ValueError(f"{name} is not a contest command.")  # pragma: no cover - a caller's bug
 
 
 CONTEST_COMMANDS = frozenset({

@@ -33,45 +33,57 @@ contest ends), so each opening allows one round.
 from __future__ import annotations
 
 from raisus_panel.rules import Character, CharacterTeam, RuleError
+from raisus_panel.rules.errors import Phrase
 
-from .commands import contest_unit, current_contest
+from .commands import contest_unit, current_contest, no_such_character
 from .roles import Actor, PermissionDenied, Role
 
 #: What each GM-only command does, for "Only the GM can ..." messages.
 GM_ONLY = {
-    "set_title": "rename the room",
-    "start_contest": "start a contest",
-    "close_contest": "close a contest",
-    "open_round": "open a round for the players to roll",
-    "approve": "approve an inappropriate cliché",
-    "give_tickets": "give tickets",
-    "end_round": "end a round",
-    "end_contest": "end a contest early",
-    "veto_fate": "veto a fate",
-    "recover": "restore spent dice",
-    "undo": "undo",
+    "set_title": Phrase("rename the room", "term.gm.set_title"),
+    "start_contest": Phrase("start a contest", "term.gm.start_contest"),
+    "close_contest": Phrase("close a contest", "term.gm.close_contest"),
+    "open_round": Phrase("open a round for the players to roll", "term.gm.open_round"),
+    "approve": Phrase("approve an inappropriate cliché", "term.gm.approve"),
+    "give_tickets": Phrase("give tickets", "term.gm.give_tickets"),
+    "end_round": Phrase("end a round", "term.gm.end_round"),
+    "end_contest": Phrase("end a contest early", "term.gm.end_contest"),
+    "veto_fate": Phrase("veto a fate", "term.gm.veto_fate"),
+    "recover": Phrase("restore spent dice", "term.gm.recover"),
+    "undo": Phrase("undo", "term.gm.undo"),
 }
 
+_CHARACTER = Phrase("character", "term.character")
+_UNIT = Phrase("unit", "term.unit")
+_TEAM = Phrase("team", "term.team")
+_OWNERS = {False: Phrase("the GM (an NPC)", "term.owner.gm"), True: Phrase("another player", "term.owner.player")}
 
-def _text_id(args: dict, key: str, what: str = "character") -> str:
+
+def _only_the_gm(action) -> PermissionDenied:
+    return PermissionDenied(f"Only the GM can {action}.", key="error.permission.gm_only", action=action)
+
+
+def _text_id(args: dict, key: str, what: Phrase = _CHARACTER) -> str:
     value = args.get(key)
     if not isinstance(value, str) or not value:
-        raise RuleError(f"Say which {what} ('{key}': its id).")
+        raise RuleError(f"Say which {what} ('{key}': its id).", key="error.room.say_which_id", what=what,
+                        argument=key)
     return value
 
 
 def _character(state, uid: str) -> Character:
     char = state.characters.get(uid)
     if char is None:
-        raise RuleError(f"There is no character with id {uid!r} in this room.")
+        raise no_such_character(uid)
     return char
 
 
 def _require_own(state, actor: Actor, uid: str) -> Character:
     char = _character(state, uid)
     if char.owner != actor.player_id:
-        whose = "the GM (an NPC)" if not char.owner else "another player"
-        raise PermissionDenied(f"You can act only for your own characters: {char.name} belongs to {whose}.")
+        whose = _OWNERS[bool(char.owner)]
+        raise PermissionDenied(f"You can act only for your own characters: {char.name} belongs to {whose}.",
+                               key="error.permission.not_yours", name=char.name, whose=whose)
     return char
 
 
@@ -91,67 +103,73 @@ def _player_rules(state, actor: Actor, name: str, args: dict) -> None:
     """Raise PermissionDenied unless the player ``actor`` may run ``name`` with ``args``."""
     me = actor.player_id
     if name in GM_ONLY:
-        raise PermissionDenied(f"Only the GM can {GM_ONLY[name]}.")
+        raise _only_the_gm(GM_ONLY[name])
     if name == "join":
         return
     if not me or me not in state.players:
-        raise PermissionDenied("Join the room first (with your name), then act for your characters.")
+        raise PermissionDenied("Join the room first (with your name), then act for your characters.",
+                               key="error.permission.join_first")
     if name == "create_character":
         if (args.get("owner") or me) != me:
-            raise PermissionDenied("You can create characters only for yourself; the GM creates the others.")
+            raise PermissionDenied("You can create characters only for yourself; the GM creates the others.",
+                                   key="error.permission.create_own")
     elif name == "update_character":
         _require_own(state, actor, _text_id(args, "uid"))
         if "owner" in args and args["owner"] != me:
-            raise PermissionDenied("Only the GM can give a character to someone else.")
+            raise PermissionDenied("Only the GM can give a character to someone else.",
+                                   key="error.permission.give_away")
     elif name == "remove_character":
         _require_own(state, actor, _text_id(args, "uid"))
     elif name == "action_check":
         _require_own(state, actor, _text_id(args, "character"))
         if args.get("private"):
-            raise PermissionDenied("Only the GM can roll in secret.")
+            raise PermissionDenied("Only the GM can roll in secret.", key="error.permission.secret")
         if args.get("automatic"):
-            raise PermissionDenied("Only the GM can declare an action automatic.")
+            raise PermissionDenied("Only the GM can declare an action automatic.", key="error.permission.automatic")
         if args.get("adjustment", 0):
-            raise PermissionDenied("Only the GM can adjust the target number beyond suitability.")
+            raise PermissionDenied("Only the GM can adjust the target number beyond suitability.",
+                                   key="error.permission.adjustment")
     elif name == "choose":
-        for member in _members(contest_unit(current_contest(state), _text_id(args, "unit", "unit"))):
+        for member in _members(contest_unit(current_contest(state), _text_id(args, "unit", _UNIT))):
             _require_own(state, actor, member.uid)
         if args.get("approved"):
             raise PermissionDenied("Only the GM can approve an inappropriate cliché: ask, and describe "
-                                   "it convincingly.")
+                                   "it convincingly.", key="error.permission.approve")
     elif name in ("roll_round", "exchange"):
         contest = current_contest(state)
         if not state.round_open:
-            raise PermissionDenied("Wait for the GM to open the round: only the GM can roll before that.")
+            raise PermissionDenied("Wait for the GM to open the round: only the GM can roll before that.",
+                                   key="error.permission.round_closed")
         if not any(c.owner == me for c in contest.characters()):
-            raise PermissionDenied("Only players with a character in this contest can roll.")
+            raise PermissionDenied("Only players with a character in this contest can roll.",
+                                   key="error.permission.not_in_contest")
     elif name in ("volunteer", "drop_out"):
         _require_own(state, actor, _text_id(args, "member"))
     elif name == "assign_loss":
         team = _team_of(current_contest(state), _text_id(args, "member"))
         if team is None:
-            raise RuleError("That character is not in a character team.")
+            raise RuleError("That character is not in a character team.", key="error.room.not_in_team")
         if team.leader.owner != me:
             raise PermissionDenied(f"Only the player of the team's leader ({team.leader.name}) can hand on "
-                                   "the hit.")
+                                   "the hit.", key="error.permission.leader_assigns", name=team.leader.name)
     elif name == "form_team":
         members = args.get("members")
         if not isinstance(members, list) or not members:
-            raise RuleError("List the team's members ('members').")
+            raise RuleError("List the team's members ('members').", key="error.room.list_members")
         for spec in members:
             uid = spec[0] if isinstance(spec, (list, tuple)) and spec else spec
             uid = uid.get("character") if isinstance(uid, dict) else uid
             _require_own(state, actor, uid if isinstance(uid, str) else "")
     elif name == "disband":
-        for member in _members(contest_unit(current_contest(state), _text_id(args, "team", "team"))):
+        for member in _members(contest_unit(current_contest(state), _text_id(args, "team", _TEAM))):
             _require_own(state, actor, member.uid)
     elif name == "decide_fate":
         contest = current_contest(state)
         if contest.winner is None or not any(c.owner == me for c in contest.characters(contest.winner)):
             raise PermissionDenied("Only the winners decide fates: none of your characters is on the "
-                                   "winning side.")
+                                   "winning side.", key="error.permission.winners_only")
     else:  # a command with no rule for players is the GM's
-        raise PermissionDenied(f"Only the GM can {name.replace('_', ' ')}.")
+        raise _only_the_gm(name.replace("_", " "))
 
 
 def authorize(state, actor: Actor, name: str, args: dict) -> None:
@@ -162,9 +180,9 @@ def authorize(state, actor: Actor, name: str, args: dict) -> None:
     by the command itself, for every role.
     """
     if not isinstance(actor, Actor):
-        raise PermissionDenied("A command needs an actor (who is asking).")
+        raise PermissionDenied("A command needs an actor (who is asking).", key="error.permission.no_actor")
     if actor.role is Role.GM:
         return
     if actor.role is Role.SPECTATOR:
-        raise PermissionDenied("Spectators watch; they cannot act.")
+        raise PermissionDenied("Spectators watch; they cannot act.", key="error.permission.spectator")
     _player_rules(state, actor, name, args)

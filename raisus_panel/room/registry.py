@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from raisus_panel.rules import RuleError
+from raisus_panel.rules.errors import Phrase
 from raisus_panel.rules.validation import clean_name
 
 from .commands import new_player_id
@@ -24,6 +25,8 @@ from .sqlite_store import SQLiteStore
 from .store import MemoryStore, Store
 from .tokens import hash_token, matches, new_token, token_room
 from .transfer import import_room
+
+_GM_NAME = Phrase("GM's name", "term.gm_name")
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,7 @@ class RoomRegistry:
 
     def create_room(self, title: str, *, gm_name: str = "GM") -> tuple[Room, RoomLinks]:
         """A new room and its three links (GM, player invitation, spectator)."""
-        gm_name = clean_name(gm_name, "GM's name")
+        gm_name = clean_name(gm_name, _GM_NAME)
         with self._lock:
             room_id = create_in_store(self.store, title, meta={"gm_name": gm_name})
             links, auth = self._new_links(room_id)
@@ -87,7 +90,7 @@ class RoomRegistry:
 
     def import_room(self, text: str | bytes, *, gm_name: str = "GM") -> tuple[Room, RoomLinks]:
         """Import a room file (see :func:`~.transfer.import_room`) with new links."""
-        gm_name = clean_name(gm_name, "GM's name")
+        gm_name = clean_name(gm_name, _GM_NAME)
         with self._lock:
             room = import_room(self.store, text, dice=self._dice(), meta={"gm_name": gm_name})
             links, auth = self._new_links(room.room_id)
@@ -118,7 +121,7 @@ class RoomRegistry:
             meta = self.store.room_meta(room_id)
         except UnknownRoom:
             raise PermissionDenied("This link is not valid for any room: the room may have been "
-                                   "removed; ask the GM for a new link.") from None
+                                   "removed; ask the GM for a new link.", key="error.link.no_room") from None
         return room_id, meta, meta.get("auth", {})
 
     def _identify(self, token) -> tuple[Room, Actor | None, Role]:
@@ -134,7 +137,7 @@ class RoomRegistry:
             room = self.get(room_id)
             return room, Actor.player(player_id, room.players.get(player_id, "")), Role.PLAYER
         raise PermissionDenied("This link is not valid for this room (it may be old): ask the GM for a "
-                               "new one.")
+                               "new one.", key="error.link.old")
 
     def reissue_links(self, session: RoomSession, roles=("player", "spectator")) -> dict[str, str]:
         """New tokens for the players' invitation and the spectators' link (the old ones stop working).
@@ -143,10 +146,10 @@ class RoomRegistry:
         joined keep their personal links; the GM link is not reissued here.
         """
         if not session.actor.is_gm:
-            raise PermissionDenied("Only the GM can hand out new links.")
+            raise PermissionDenied("Only the GM can hand out new links.", key="error.permission.links")
         roles = [Role(r).value for r in roles]
         if "gm" in roles:
-            raise RuleError("The GM link is not reissued from a room page.")
+            raise RuleError("The GM link is not reissued from a room page.", key="error.link.gm_reissue")
         room_id = session.room.room_id
         with self._lock:
             meta = self.store.room_meta(room_id)
@@ -168,7 +171,8 @@ class RoomRegistry:
         """
         room, actor, _ = self._identify(token)
         if actor is None:
-            raise PermissionDenied("This is the players' invitation: join with your name first.")
+            raise PermissionDenied("This is the players' invitation: join with your name first.",
+                                   key="error.link.join_first")
         return RoomSession(room, actor)
 
     def join(self, invite_token: str, name: str) -> tuple[RoomSession, str]:
@@ -179,7 +183,7 @@ class RoomRegistry:
         with self._lock:
             room, actor, role = self._identify(invite_token)
             if role is not Role.PLAYER or actor is not None:
-                raise PermissionDenied("Join with the players' invitation link.")
+                raise PermissionDenied("Join with the players' invitation link.", key="error.link.use_invitation")
             events = room.apply(Actor.player(new_player_id(), name), "join", {"name": name})
             player = events[0]["player"]
             token = new_token(room.room_id)
@@ -190,7 +194,7 @@ class RoomRegistry:
                 self.store.set_meta(room.room_id, {**meta, "auth": auth})
             except StoreError:
                 raise RuleError("You joined, but your personal link could not be saved: join again "
-                                "to get one.") from None
+                                "to get one.", key="error.link.not_saved") from None
             return RoomSession(room, Actor.player(player["player_id"], player["name"])), token
 
     def __repr__(self) -> str:

@@ -57,9 +57,10 @@ class Actor:
         try:
             object.__setattr__(self, "role", Role(self.role))
         except ValueError:
-            raise RuleError(f"Unknown role {self.role!r}: expected gm, player or spectator.") from None
+            raise RuleError(f"Unknown role {self.role!r}: expected gm, player or spectator.",
+                            key="error.actor.unknown_role", role=repr(self.role)) from None
         if not isinstance(self.player_id, str) or not isinstance(self.name, str):
-            raise RuleError("An actor's player id and name are text.")
+            raise RuleError("An actor's player id and name are text.", key="error.actor.not_text")
 
     @classmethod
     def gm(cls, name: str = "GM") -> "Actor":

@@ -25,7 +25,7 @@ from raisus_panel.rules import Character, Contest, RuleError, SeededDice
 from raisus_panel.rules.dice import DiceSource
 from raisus_panel.rules.validation import clean_name
 
-from .commands import ROOM_PLANS, check_arguments, prepare_contest_command, runs_on_contest
+from .commands import ROOM_PLANS, ROOM_TITLE, check_arguments, prepare_contest_command, runs_on_contest
 from .errors import RoomChanged, SequenceConflict
 from .events import stamp, visible_to
 from .permissions import authorize
@@ -55,7 +55,7 @@ def create_in_store(store: Store, title: str = "Risus", *, room_id: str | None =
                     meta: dict | None = None) -> str:
     """Write a new room (its ``room_created`` event) to ``store`` and return its id."""
     room_id = check_room_id(room_id or new_room_id())
-    title = clean_name(title, "room title")
+    title = clean_name(title, ROOM_TITLE)
     first = stamp({"type": "room_created", "title": title}, seq=1, cmd_id=uuid.uuid4().hex,
                   command="create_room", actor=Actor.gm())
     store.create_room(room_id, {"title": title, "created": first["ts"], **(meta or {})}, [first])
@@ -230,7 +230,8 @@ class Room(param.Parameterized):
             if command_id in self._recent:
                 who, events = self._recent[command_id]
                 if not isinstance(actor, Actor) or who != actor.key:
-                    raise RuleError("That command id was already used by someone else: send a new one.")
+                    raise RuleError("That command id was already used by someone else: send a new one.",
+                                    key="error.room.command_id_taken")
                 return copy.deepcopy(events)
             authorize(self._state, actor, name, args)
             try:
@@ -243,7 +244,7 @@ class Room(param.Parameterized):
             except SequenceConflict:
                 self.refresh()
                 raise RoomChanged("Someone else changed this room at the same moment; it has been "
-                                  "refreshed. Check the table and try again.") from None
+                                  "refreshed. Check the table and try again.", key="error.room.changed") from None
             self._remember(command_id, actor, events)
             self._publish()
             self._notify(events)
@@ -263,9 +264,9 @@ class Room(param.Parameterized):
                 self._undo_target()
             elif runs_on_contest(self._state, name, args):
                 method, pos, kw = prepare_contest_command(self._state, name, args)
-                reason = self._state.contest.why_not(method, *pos, **kw)
-                if reason:
-                    raise RuleError(reason)
+                refusal = self._state.contest.why_not_error(method, *pos, **kw)
+                if refusal is not None:
+                    raise refusal
             else:
                 ROOM_PLANS[name](self._state, actor, args, dice=self.dice, dry=True)
 
@@ -273,7 +274,7 @@ class Room(param.Parameterized):
         if command_id is None:
             return uuid.uuid4().hex
         if not isinstance(command_id, str) or not _COMMAND_ID.fullmatch(command_id):
-            raise RuleError("A command id is 1-128 visible ASCII characters.")
+            raise RuleError("A command id is 1-128 visible ASCII characters.", key="error.room.bad_command_id")
         return command_id
 
     def _stamp_all(self, payloads: list[dict], actor: Actor, name: str, command_id: str) -> list[dict]:
@@ -326,7 +327,7 @@ class Room(param.Parameterized):
             if alive[i]["type"] not in _NOT_UNDONE:
                 cmd = alive[i]["cmd_id"]
                 return [e for e in alive if e["cmd_id"] == cmd]
-        raise RuleError("Nothing to undo.")
+        raise RuleError("Nothing to undo.", key="error.room.nothing_to_undo")
 
     def _undo(self, actor: Actor, command_id: str) -> list[dict]:
         target = self._undo_target()
@@ -443,7 +444,8 @@ class Room(param.Parameterized):
             events = [e["event"] for e in effective(self._events)
                       if e["type"] == "contest" and e["contest"] == contest_uid]
         if not events:
-            raise RuleError(f"There is no contest {contest_uid!r} in this room.")
+            raise RuleError(f"There is no contest {contest_uid!r} in this room.", key="error.room.no_such_contest",
+                            uid=repr(contest_uid))
         return Contest.from_events(events)
 
     def export_json(self, actor: Actor | None = None) -> str:
@@ -453,7 +455,7 @@ class Room(param.Parameterized):
         Load it elsewhere with :func:`~.transfer.import_room`.
         """
         if actor is not None and not actor.is_gm:
-            raise PermissionDenied("Only the GM can export the room.")
+            raise PermissionDenied("Only the GM can export the room.", key="error.permission.export")
         with self._lock:
             data = {"format": ROOM_FORMAT, "version": ROOM_FORMAT_VERSION, "room_id": self.room_id,
                     "title": self._state.title, "exported_at": round(time.time(), 3),
@@ -497,7 +499,7 @@ class Room(param.Parameterized):
     def connect(self, actor: Actor, session_id: str) -> None:
         """Mark a session as present (anyone may, spectators included). Not an event: not saved."""
         if not isinstance(actor, Actor):
-            raise PermissionDenied("A session needs an actor.")
+            raise PermissionDenied("A room session needs an Actor.", key="error.room.session_actor")
         with self._lock:
             entry = {"role": actor.role.value, "player_id": actor.player_id, "name": actor.name,
                      "since": round(time.time(), 3)}

@@ -40,7 +40,7 @@ class RoomSession:
 
     def __init__(self, room: Room, actor: Actor):
         if not isinstance(actor, Actor):
-            raise RuleError("A room session needs an Actor.")
+            raise RuleError("A room session needs an Actor.", key="error.room.session_actor")
         self.room = room
         self.actor = actor
 
@@ -57,12 +57,22 @@ class RoomSession:
         """Why ``command`` would be refused now (the message), or None if it looks allowed.
 
         Checks permission, arguments and the cheap rules (see :meth:`Room.check`); rolling may
-        still be refused by rules that are checked only while rolling.
+        still be refused by rules that are checked only while rolling. :meth:`why_not_error` gives
+        the refusal itself.
+        """
+        refusal = self.why_not_error(command, **args)
+        return None if refusal is None else str(refusal)
+
+    def why_not_error(self, command: str, /, **args) -> RuleError | None:
+        """The :class:`~raisus_panel.rules.RuleError` (or PermissionDenied) ``command`` would meet now, or None.
+
+        As :meth:`why_not`, but keeping the refusal's message key and fields, so a view can show it
+        in the reader's language (``raisus_panel.i18n.translate``).
         """
         try:
             self.room.check(self.actor, command, args)
         except RuleError as exc:
-            return str(exc)
+            return exc.with_traceback(None)
         return None
 
     def can(self, command: str, /, **args) -> bool:

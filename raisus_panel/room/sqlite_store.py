@@ -20,8 +20,17 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from .errors import NotOurDatabase, RoomExists, StoreError, UnknownRoom
-from .store import Store, check_room_id, check_sequence, encode_event
+from raisus_panel.rules.errors import Phrase
+
+from .errors import NotOurDatabase, StoreError, UnknownRoom
+from .store import Store, check_room_id, check_sequence, encode_event, room_exists
+
+#: What the store was doing, for "Could not ..." messages.
+_CREATE = Phrase("create the room", "term.store.create")
+_APPEND = Phrase("save the room's events", "term.store.append")
+_READ = Phrase("read the room", "term.store.read")
+_LIST = Phrase("list rooms", "term.store.list")
+_META = Phrase("save the room's details", "term.store.meta")
 
 #: ``PRAGMA application_id`` of our files: "RSUS".
 APPLICATION_ID = 0x52535553
@@ -76,7 +85,8 @@ class SQLiteStore(Store):
         try:
             self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
-            raise StoreError(f"Cannot open the room database {self.path.name}: {exc}") from None
+            raise StoreError(f"Cannot open the room database {self.path.name}: {exc}", key="error.store.cannot_open",
+                             file=self.path.name, detail=str(exc)) from None
         if not new:
             new = self._check_ours(self._db)
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -91,12 +101,14 @@ class SQLiteStore(Store):
         if not self.path.exists() or self.path.stat().st_size == 0:
             return True
         if self.path.is_dir():
-            raise NotOurDatabase(f"{self.path.name} is a folder, not a room database file.")
+            raise NotOurDatabase(f"{self.path.name} is a folder, not a room database file.", key="error.store.folder",
+                                 file=self.path.name)
         with open(self.path, "rb") as fh:
             header = fh.read(len(_SQLITE_HEADER))
         if header != _SQLITE_HEADER:
             raise NotOurDatabase(f"{self.path.name} is not a raisus_panel room database (not an SQLite "
-                                 "file); it was left untouched. Choose another file name.")
+                                 "file); it was left untouched. Choose another file name.",
+                                 key="error.store.not_sqlite", file=self.path.name)
         return False
 
     def _check_ours(self, db: sqlite3.Connection) -> bool:
@@ -111,12 +123,14 @@ class SQLiteStore(Store):
                 return True
             if app_id != APPLICATION_ID or "store_info" not in tables:
                 raise NotOurDatabase(f"{self.path.name} is another program's SQLite database, not a "
-                                     "raisus_panel room store; it was left untouched.")
+                                     "raisus_panel room store; it was left untouched.", key="error.store.foreign",
+                                     file=self.path.name)
             info = dict(db.execute("SELECT key, value FROM store_info"))
         except sqlite3.DatabaseError as exc:
             db.close()
             raise NotOurDatabase(f"{self.path.name} cannot be read as a room database ({exc}); it was "
-                                 "left untouched.") from None
+                                 "left untouched.", key="error.store.unreadable", file=self.path.name,
+                                 detail=str(exc)) from None
         except NotOurDatabase:
             db.close()
             raise
@@ -124,7 +138,9 @@ class SQLiteStore(Store):
         if info.get("format") != STORE_FORMAT or version > SCHEMA_VERSION:
             db.close()
             raise NotOurDatabase(f"{self.path.name} is a room store of version {version}; this "
-                                 f"raisus_panel reads version {SCHEMA_VERSION}. Update raisus_panel.")
+                                 f"raisus_panel reads version {SCHEMA_VERSION}. Update raisus_panel.",
+                                 key="error.store.version", file=self.path.name, version=version,
+                                 supported=SCHEMA_VERSION)
         return False
 
     def _create_schema(self) -> None:
@@ -152,20 +168,25 @@ class SQLiteStore(Store):
                 self._db.execute("ROLLBACK")
             raise
 
-    def _call(self, what: str, fn):
+    def _call(self, what: Phrase, fn):
         """Run ``fn`` under the lock, turning SQLite's errors into StoreError (nothing written)."""
         with self._lock:
             try:
                 return fn()
             except sqlite3.IntegrityError as exc:
-                raise StoreError(f"Could not {what}: {exc}. Nothing was saved.") from None
+                raise StoreError(f"Could not {what}: {exc}. Nothing was saved.", key="error.store.refused",
+                                 what=what, detail=str(exc)) from None
             except sqlite3.Error as exc:
                 raise StoreError(f"Could not {what} ({exc}); nothing was saved. Check the disk and "
-                                 "try again.") from None
+                                 "try again.", key="error.store.failed", what=what, detail=str(exc)) from None
+
+    def _unknown(self, room_id: str) -> UnknownRoom:
+        return UnknownRoom(f"There is no room {room_id!r} in {self.path.name}.", key="error.store.unknown_room_in",
+                           room=repr(room_id), file=self.path.name)
 
     def _last_seq(self, db, room_id: str) -> int:
         if not db.execute("SELECT 1 FROM rooms WHERE room_id=?", (room_id,)).fetchone():
-            raise UnknownRoom(f"There is no room {room_id!r} in {self.path.name}.")
+            raise self._unknown(room_id)
         return db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE room_id=?", (room_id,)).fetchone()[0]
 
     # -- the Store interface -----------------------------------------------------------------------
@@ -180,10 +201,10 @@ class SQLiteStore(Store):
         def create():
             with self._transaction() as db:
                 if db.execute("SELECT 1 FROM rooms WHERE room_id=?", (room_id,)).fetchone():
-                    raise RoomExists(f"A room {room_id!r} already exists.")
+                    raise room_exists(room_id)
                 db.execute("INSERT INTO rooms VALUES (?, ?, ?)", (room_id, time.time(), meta_text))
                 db.executemany("INSERT INTO events VALUES (?, ?, ?)", rows)
-        self._call("create the room", create)
+        self._call(_CREATE, create)
         if events:
             self._published(room_id, events)
 
@@ -197,7 +218,7 @@ class SQLiteStore(Store):
                 last = check_sequence(events, self._last_seq(db, room_id))
                 db.executemany("INSERT INTO events VALUES (?, ?, ?)", rows)
                 return last
-        last = self._call("save the room's events", append)
+        last = self._call(_APPEND, append)
         if events:
             self._published(room_id, events)
         return last
@@ -208,20 +229,20 @@ class SQLiteStore(Store):
             self._last_seq(self._db, room_id)
             return self._db.execute("SELECT body FROM events WHERE room_id=? AND seq>? ORDER BY seq",
                                     (room_id, from_seq)).fetchall()
-        return [json.loads(body) for (body,) in self._call("read the room", read)]
+        return [json.loads(body) for (body,) in self._call(_READ, read)]
 
     def list_rooms(self) -> list[str]:
         """See :meth:`Store.list_rooms`."""
-        rows = self._call("list rooms", lambda: self._db.execute(
+        rows = self._call(_LIST, lambda: self._db.execute(
             "SELECT room_id FROM rooms ORDER BY created, room_id").fetchall())
         return [r[0] for r in rows]
 
     def room_meta(self, room_id: str) -> dict:
         """See :meth:`Store.room_meta`."""
-        row = self._call("read the room", lambda: self._db.execute(
+        row = self._call(_READ, lambda: self._db.execute(
             "SELECT meta FROM rooms WHERE room_id=?", (room_id,)).fetchone())
         if row is None:
-            raise UnknownRoom(f"There is no room {room_id!r} in {self.path.name}.")
+            raise self._unknown(room_id)
         return json.loads(row[0])
 
     def set_meta(self, room_id: str, meta: dict) -> None:
@@ -231,8 +252,8 @@ class SQLiteStore(Store):
         def update():
             with self._transaction() as db:
                 if db.execute("UPDATE rooms SET meta=? WHERE room_id=?", (text, room_id)).rowcount != 1:
-                    raise UnknownRoom(f"There is no room {room_id!r} in {self.path.name}.")
-        self._call("save the room's details", update)
+                    raise self._unknown(room_id)
+        self._call(_META, update)
 
     def close(self) -> None:
         """Close the database connection."""

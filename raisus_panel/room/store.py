@@ -29,7 +29,8 @@ StoreCallback = Callable[[str, list[dict]], None]
 def check_room_id(room_id) -> str:
     """Return ``room_id`` if it is a valid room id, else raise :class:`StoreError`."""
     if not isinstance(room_id, str) or not ROOM_ID.fullmatch(room_id):
-        raise StoreError(f"A room id is 1-64 letters, digits, '-' or '_'; not {room_id!r}.")
+        raise StoreError(f"A room id is 1-64 letters, digits, '-' or '_'; not {room_id!r}.",
+                         key="error.store.bad_room_id", room=repr(room_id))
     return room_id
 
 
@@ -38,7 +39,8 @@ def encode_event(event: dict) -> str:
     try:
         return json.dumps(event, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as exc:  # a programming error: events are JSON-ready by design
-        raise StoreError(f"An event could not be saved as JSON: {exc}") from None
+        raise StoreError(f"An event could not be saved as JSON: {exc}", key="error.store.not_json",
+                         detail=str(exc)) from None
 
 
 def check_sequence(events: list[dict], last: int) -> int:
@@ -47,8 +49,14 @@ def check_sequence(events: list[dict], last: int) -> int:
         if not isinstance(event, dict) or event.get("seq") != i:
             got = event.get("seq") if isinstance(event, dict) else event
             raise SequenceConflict(f"Event {got!r} does not follow sequence number {i - 1}: someone "
-                                   "else wrote to this room at the same moment.")
+                                   "else wrote to this room at the same moment.", key="error.store.sequence",
+                                   seq=repr(got), last=i - 1)
     return last + len(events)
+
+
+def room_exists(room_id: str) -> RoomExists:
+    """The refusal to create a room whose id is taken."""
+    return RoomExists(f"A room {room_id!r} already exists.", key="error.store.room_exists", room=repr(room_id))
 
 
 class Store(abc.ABC):
@@ -143,7 +151,8 @@ class MemoryStore(Store):
         try:
             return self._rooms[room_id]
         except KeyError:
-            raise UnknownRoom(f"There is no room {room_id!r} here.") from None
+            raise UnknownRoom(f"There is no room {room_id!r} here.", key="error.store.unknown_room",
+                              room=repr(room_id)) from None
 
     def create_room(self, room_id: str, meta: dict, events: Iterable[dict] = ()) -> None:
         """See :meth:`Store.create_room`."""
@@ -154,7 +163,7 @@ class MemoryStore(Store):
         meta_text = json.dumps(meta, ensure_ascii=False)
         with self._lock:
             if room_id in self._rooms:
-                raise RoomExists(f"A room {room_id!r} already exists.")
+                raise room_exists(room_id)
             self._rooms[room_id] = {"meta": meta_text, "events": lines}
         if events:
             self._published(room_id, events)

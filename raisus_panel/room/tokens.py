@@ -31,11 +31,12 @@ def hash_token(token: str) -> str:
 def token_room(token) -> str:
     """The room id a token is for; PermissionDenied if it does not look like one of our tokens."""
     if not token:
-        raise PermissionDenied("This link has no room token: open the link the GM shared, in full.")
+        raise PermissionDenied("This link has no room token: open the link the GM shared, in full.",
+                               key="error.link.no_token")
     room_id, dot, secret = token.partition(".") if isinstance(token, str) else ("", "", "")
     if not dot or not ROOM_ID.fullmatch(room_id) or len(secret) < 22:
         raise PermissionDenied("This link is not valid for any room: check it was copied in full, or "
-                               "ask the GM for a new one.")
+                               "ask the GM for a new one.", key="error.link.malformed")
     return room_id
 
 

@@ -7,6 +7,8 @@ import pytest
 from raisus_panel.room import Actor, MemoryStore, Room
 from raisus_panel.rules import ScriptedDice
 
+from ..rules.keyed_errors import english_catalog_agrees  # noqa: F401 - autouse: refusals read the same in en.json
+
 
 class Table:
     """A room with a GM, Alice and Bob (joined players) and Sam (a spectator).

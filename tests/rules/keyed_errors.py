@@ -56,13 +56,14 @@ def unkeyed_raises(package: str) -> list[str]:
     """``path:line`` of every place in ``raisus_panel/<package>`` that makes a refusal without a key.
 
     That is: a call of a RuleError class without ``key=`` (raised or not), and a ``raise`` of any
-    other call, unless it raises a programming error or calls a function of the same module (a helper
+    other call, unless it raises a programming error or calls a function of the package (a helper
     that builds a keyed refusal, itself checked here).
     """
     classes = error_classes()
+    sources = list(_sources(package))
+    helpers = {node.name for _, tree in sources for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
     bad = []
-    for path, tree in _sources(package):
-        helpers = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+    for path, tree in sources:
         where = f"{path.relative_to(PACKAGE.parent)}"
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and _name(node.func) in classes and not _has_key(node):
