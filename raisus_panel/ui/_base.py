@@ -157,6 +157,13 @@ class ComponentBase(pn.viewable.Viewer):
     def _t(self, key: str, **fmt) -> str:
         return i18n.t(key, self.language, **fmt)
 
+    def _explain(self, refusal: BaseException) -> str:
+        """A refusal in this component's language (its catalog text; its English message without a key).
+
+        Not escaped: escape it for the pane it goes into.
+        """
+        return i18n.translate(refusal, self.language) or type(refusal).__name__
+
     def _on_lang(self, *_):
         self._relabel()
         self._refresh_now()
@@ -247,11 +254,15 @@ class ComponentBase(pn.viewable.Viewer):
 
     # -- commands ---------------------------------------------------------------------------------
     def _why_not(self, command: str, /, **args) -> str | None:
-        """The adapter's reason to refuse ``command`` now, or None (a hint: never breaks a refresh)."""
+        """The adapter's reason to refuse ``command`` now, in this component's language, or None.
+
+        A hint for enabling buttons: it never breaks a refresh.
+        """
         try:
-            return self.actions.why_not(command, **args)
+            refusal = self.actions.why_not_error(command, **args)
         except Exception as exc:
-            return str(exc) or type(exc).__name__
+            refusal = exc
+        return None if refusal is None else self._explain(refusal)
 
     def _can(self, command: str, /, **args) -> bool:
         return self._why_not(command, **args) is None
@@ -278,7 +289,8 @@ class ComponentBase(pn.viewable.Viewer):
         return result
 
     def _show_error(self, exc) -> None:
-        message = str(exc) or type(exc).__name__
+        """Show a refusal in place, in this component's language."""
+        message = self._explain(exc)
         self._error.param.update(object=f"**{md_esc(self._t('error.refused'))}** {md_esc(message)}",
                                  visible=True)
 

@@ -1,10 +1,10 @@
 """How components act: a small adapter between clicks and whoever decides.
 
 Components never change game state themselves. They call :meth:`Actions.act` with a command name and
-plain arguments (uids, names, numbers, text), and ask :meth:`Actions.why_not` (or :meth:`Actions.can`)
-which buttons to enable and why the others are not. The answer is the rules' own: a dry run of the
-real command (:meth:`Contest.why_not <raisus_panel.rules.Contest.why_not>`), never a copy of the rules
-here. Two adapters implement it:
+plain arguments (uids, names, numbers, text), and ask :meth:`Actions.why_not_error` (or
+:meth:`Actions.can`) which buttons to enable and why the others are not. The answer is the rules' own:
+a dry run of the real command (:meth:`Contest.why_not_error <raisus_panel.rules.Contest.why_not_error>`),
+never a copy of the rules here. Two adapters implement it:
 
 * :class:`ContestActions` -- the notebook case: commands go straight to a :class:`~raisus_panel.rules.Contest`
   (and a local list of characters and action checks).
@@ -12,7 +12,8 @@ here. Two adapters implement it:
   authorises the role, lets the rules decide and fans the events out to every session.
 
 Either way, a refused command raises :class:`~raisus_panel.rules.RuleError` (or the room's permission
-error) and nothing changes; components catch it and show its message.
+error) and nothing changes; components catch it and show it in their language
+(:func:`raisus_panel.i18n.translate`: the refusal's catalog key and fields).
 
 Commands and their arguments (all plain values, so they can travel to a room):
 
@@ -49,6 +50,7 @@ import param
 from raisus_panel.i18n import t
 from raisus_panel.rules import (Character, Contest, DiceSource, RuleError, RulesProfile, SeededDice,
                                 action_check)
+from raisus_panel.rules.errors import Phrase
 
 from . import _derive as d
 
@@ -61,6 +63,11 @@ GM_ONLY = frozenset({"approve", "give_tickets", "exchange", "end_round", "end", 
 
 class NotAllowed(RuleError):
     """A local adapter refused a command for the actor's role (a room raises its own error)."""
+
+
+def _refusal(key: str, cls: type[RuleError] = RuleError, **fields) -> RuleError:
+    """A refusal of the local adapter: the English catalog text as its message, with key and fields."""
+    return cls(t(key, "en", **fields), key=key, **fields)
 
 
 def refusals() -> tuple[type[BaseException], ...]:
@@ -110,6 +117,16 @@ class Actions(param.Parameterized):
         """Why ``command`` with ``args`` would be refused now (a message for the user), or None.
 
         Nothing changes: the role is checked and the rules are asked for a dry run of the command.
+        The English message of :meth:`why_not_error`.
+        """
+        refusal = self.why_not_error(command, **args)
+        return None if refusal is None else str(refusal)
+
+    def why_not_error(self, command: str, /, **args) -> RuleError | None:
+        """The refusal ``command`` with ``args`` would meet now, or None.
+
+        A :class:`~raisus_panel.rules.RuleError` (or the room's permission error) with its catalog
+        key and fields, so a component can show it in its own language.
         """
         raise NotImplementedError
 
@@ -217,9 +234,10 @@ class ContestActions(Actions):
         if self._handler(command) is None:
             raise ValueError(f"Unknown command {command!r}.")
         if not self._role_allows(command):
-            raise NotAllowed(t("error.role", role=t(f"role.{self.role}"), command=command))
+            role = Phrase(t(f"role.{self.role}", "en"), f"role.{self.role}")
+            raise _refusal("error.table.role", NotAllowed, role=role, command=command)
         if command in Contest.COMMANDS and self.contest is None:
-            raise RuleError(t("error.no_contest"))
+            raise _refusal("error.table.no_contest")
 
     def _contest_args(self, command: str, args: dict) -> dict:
         """The adapter's plain arguments as the contest method takes them (its names are the same).
@@ -237,21 +255,21 @@ class ContestActions(Actions):
     def _contest_character(self, uid: str) -> Character:
         char = d.character(self.contest, uid)
         if char is None:
-            raise RuleError(t("error.unknown_character", uid=uid))
+            raise _refusal("error.table.unknown_character", uid=uid)
         return char
 
-    def why_not(self, command: str, /, **args) -> str | None:
-        """Why ``command`` would be refused now -- the role's reason or the rules' -- or None.
+    def why_not_error(self, command: str, /, **args) -> RuleError | None:
+        """The refusal ``command`` would meet now -- the role's or the rules' -- or None.
 
-        Contest commands are a dry run of the contest's own command (:meth:`Contest.why_not`: the
-        same checks, no dice used, nothing changed). Raises ValueError for an unknown command.
+        Contest commands are a dry run of the contest's own command (:meth:`Contest.why_not_error`:
+        the same checks, no dice used, nothing changed). Raises ValueError for an unknown command.
         """
         try:
             self._admit(command)
             if command in Contest.COMMANDS:
-                return self.contest.why_not(command, **self._contest_args(command, args))
+                return self.contest.why_not_error(command, **self._contest_args(command, args))
         except RuleError as exc:
-            return str(exc)
+            return exc.with_traceback(None)
         return None
 
     def act(self, command: str, /, **args):
@@ -268,11 +286,11 @@ class ContestActions(Actions):
             for uid in uids:
                 char = self.character(uid)
                 if char is None:
-                    raise RuleError(t("error.unknown_character", uid=uid))
+                    raise _refusal("error.table.unknown_character", uid=uid)
                 chars.append(char)
             return chars
         if self.contest is not None and self.contest.status == "active":
-            raise RuleError(t("error.contest_running"))
+            raise _refusal("error.table.contest_running")
         contest = Contest(name, pick(side_a), pick(side_b), single_roll=bool(single_roll),
                           profile=self.profile, dice=self._dice())
         self.contest = contest
@@ -285,10 +303,10 @@ class ContestActions(Actions):
             self.characters = [*self.characters, fresh]
             return fresh
         if type(old) is not type(fresh):
-            raise RuleError(t("error.kind_change"))
+            raise _refusal("error.table.kind_change")
         if self.contest is not None and self.contest.status == "active" and \
                 any(c.uid == old.uid for c in self.contest.characters()):
-            raise RuleError(t("error.in_contest", name=old.name))
+            raise _refusal("error.table.in_contest", name=old.name)
         updates = {k: getattr(fresh, k) for k in ("name", "description", "owner", "cliches")}
         if isinstance(fresh, type(old)) and hasattr(fresh, "member_rating"):
             updates.update(member_rating=fresh.member_rating, count=fresh.count)
@@ -299,7 +317,7 @@ class ContestActions(Actions):
                          automatic=False) -> dict:
         char = self.character(character)
         if char is None:
-            raise RuleError(t("error.unknown_character", uid=character))
+            raise _refusal("error.table.unknown_character", uid=character)
         profile = self.contest.profile if self.contest is not None else self.profile
         result = action_check(char.cliche(cliche), tn, suitability=suitability, adjustment=adjustment,
                               automatic=automatic, dice=self._dice(), profile=profile)
@@ -390,13 +408,18 @@ class SessionActions(Actions):
         takes = ARGUMENTS.get(ALIASES.get(command, command))
         return takes is not None and set(arguments) <= takes
 
-    def why_not(self, command: str, /, **args) -> str | None:
+    def why_not_error(self, command: str, /, **args) -> RuleError | None:
         """The room's answer for this session: its role, the arguments and the rules.
 
         The room checks permission and arguments, then asks the contest for a dry run of the
-        command (``RoomSession.why_not``); nothing changes.
+        command (``RoomSession.why_not_error``); nothing changes. A session that only has
+        ``why_not`` gives its reason as a refusal without a key (shown as it is).
         """
-        return self._session.why_not(command, **args)
+        ask = getattr(self._session, "why_not_error", None)
+        if ask is not None:
+            return ask(command, **args)
+        reason = self._session.why_not(command, **args)
+        return None if reason is None else RuleError(reason)
 
     def dispose(self) -> None:
         """Stop mirroring the room (call when the browser tab closes)."""

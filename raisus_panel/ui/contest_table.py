@@ -28,10 +28,10 @@ class ContestTable(ComponentBase):
     are re-rolled; every attempt of the last roll is shown); with several units on a side the GM picks
     attacker and target for each exchange and ends the round. Before the first roll the GM may give
     tickets. At the end, the winners write fates (the GM may veto), and the GM recovers spent dice.
-    Every click is a command through ``actions``; a refusal is shown and changes nothing. Buttons are
-    enabled only when ``actions.why_not`` says the command would be accepted (a dry run of the rules'
-    own command); a disabled button tells why on hover. With no contest (or after one), a setup form
-    starts a new one from the table's characters.
+    Every click is a command through ``actions``; a refusal is shown (in the table's language) and
+    changes nothing. Buttons are enabled only when ``actions.why_not_error`` says the command would be
+    accepted (a dry run of the rules' own command); a disabled button tells why on hover. With no
+    contest (or after one), a setup form starts a new one from the table's characters.
 
     Parameters
     ----------

@@ -55,7 +55,7 @@ def _side_terms(contest, u) -> tuple[int, int, bool] | None:
     """(score, bonus dice, revenge) of a unit, or None if it has no cliché to roll yet."""
     if isinstance(u, CharacterTeam):
         if contest.profile.team_dice == "member_sixes":
-            raise RuleError("odds.sixes")
+            raise RuleError("No exact odds for the 'members roll, sixes count' team option.", key="odds.sixes")
         return u.cliche_of(u.leader).pool, len(u.helpers), bool(u.revenge)
     chosen = contest.chosen(u.uid)
     if chosen is None:
@@ -107,7 +107,7 @@ def contest_chances(contest) -> Chances:
         return Chances("duel", p_win=float(result.p_win), p_next=p_next, pools=(pa, pb),
                        scores=(ta[0], tb[0]), expected_rounds=float(result.expected_rounds))
     except RuleError as exc:
-        reason = str(exc) if str(exc).startswith("odds.") else "odds.too_big"
+        reason = exc.key if exc.key == "odds.sixes" else "odds.too_big"
         return Chances("unavailable", reason=reason)
     except IndexError:
         return Chances("unavailable", reason="odds.no_units")

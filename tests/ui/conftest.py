@@ -10,6 +10,8 @@ from raisus_panel import i18n
 from raisus_panel.rules import Character, CharacterTeam, Contest, GruntMob, ScriptedDice
 from raisus_panel.ui import ContestActions
 
+from ..rules.keyed_errors import english_catalog_agrees  # noqa: F401 - autouse: refusals read the same in en.json
+
 
 @pytest.fixture(autouse=True)
 def _korean_by_default():

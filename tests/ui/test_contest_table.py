@@ -242,5 +242,5 @@ def test_the_approval_the_roll_waits_for_is_named():
     contest = Contest("Martial-arts bout", cook, king, dice=ScriptedDice([]))
     table = ContestTable(actions=ContestActions(contest))
     card(table, cook)["inappropriate"].value = True
-    assert table._roll.disabled and "approval" in table._roll.description
+    assert table._roll.disabled and "GM의 승인" in table._roll.description  # in the table's language
     assert card(table, cook)["inappropriate"].value and contest.is_inappropriate(cook)

@@ -15,7 +15,9 @@ import pytest
 from raisus_panel import i18n
 from raisus_panel.i18n import LANGUAGES, catalog, t
 
-UI = pathlib.Path(__file__).parents[2] / "raisus_panel" / "ui"
+PACKAGE = pathlib.Path(__file__).parents[2] / "raisus_panel"
+UI = PACKAGE / "ui"
+KEY = re.compile(r"[a-z_]+(?:\.[a-z_0-9]+)+")
 
 
 def fields(text: str) -> set[str]:
@@ -59,10 +61,43 @@ def test_every_key_the_ui_uses_exists():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and \
-                    re.fullmatch(r"[a-z_]+\.[a-z_0-9]+", node.value) and not node.value.endswith(".json"):
+                    KEY.fullmatch(node.value) and not node.value.endswith(".json"):
                 used.add(node.value)
     missing = used - set(catalog("en"))
     assert not missing
+
+
+def test_every_refusal_and_term_in_the_catalogs_is_used_by_the_code():
+    """No dead ``error.``/``term.`` texts: each is named somewhere in the package."""
+    named = set()
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and KEY.fullmatch(node.value):
+                named.add(node.value)
+    refusals = {k for k in catalog("en") if k.startswith(("error.", "term."))}
+    assert len(refusals) > 200
+    assert sorted(refusals - named) == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_catalog_text_formats_with_any_values_for_its_fields(lang):
+    for key, text in catalog(lang).items():
+        formatted = text.format(**{name: 7 for name in fields(text)})  # raises if a field is malformed
+        assert formatted.strip(), key
+
+
+def test_a_refusal_without_a_key_or_with_an_unknown_one_shows_its_english(english_catalog_agrees):
+    from raisus_panel.rules import RuleError
+
+    assert i18n.translate(RuleError("Plain English."), "ko") == "Plain English."
+    assert i18n.translate(RuleError("Plain English.", key="error.no.such", x=1), "ko") == "Plain English."
+    assert i18n.translate(ValueError("A bug."), "ko") == "A bug."
+    extra_field = RuleError("This contest has ended: start a new contest to roll again.", key="error.contest.ended",
+                            unused=1)
+    assert i18n.translate(extra_field, "ko") == "이 대결은 끝났습니다. 다시 굴리려면 새 대결을 시작하세요."
+    missing_field = RuleError("Viking has nothing to recover.", key="error.recovery.nothing")
+    assert i18n.translate(missing_field, "ko") == "Viking has nothing to recover."
+    english_catalog_agrees.clear()  # these were wrong on purpose
 
 
 def test_t_formats_and_falls_back():

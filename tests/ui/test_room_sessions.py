@@ -62,7 +62,7 @@ def test_the_gm_closes_an_ended_contest():
 def test_the_room_says_why_and_the_owner_picks_the_cliché():
     gm, ann, room, olaf, pirate = table_for_two()
     gm_table, ann_table = ContestTable(actions=SessionActions(gm)), ContestTable(actions=SessionActions(ann))
-    assert ann_table._roll.disabled and "open the round" in ann_table._roll.description
+    assert ann_table._roll.disabled and "라운드를 열 때까지" in ann_table._roll.description
     assert not ann_table._cards[olaf.uid]["cliche"].disabled  # Ann's own character
     assert ann_table._cards[pirate.uid]["cliche"].disabled  # the GM's
     assert not gm_table._cards[pirate.uid]["cliche"].disabled
