@@ -131,6 +131,22 @@ class ComponentBase(pn.viewable.Viewer):
         if self._doc is not None and getattr(self._doc, "session_context", None) is not None:
             pn.state.on_session_destroyed(self._on_session_destroyed)
 
+    def _create_view(self):
+        """The view Panel shows for this component (in a layout, a notebook output or a served page),
+        holding the component.
+
+        A layout keeps only what ``__panel__`` returned, and shared state holds components weakly
+        (see :meth:`_watch`), so without this reference ``pn.Row(ScoreChart(actions=a))`` would lose
+        its component at the next garbage collection and the chart would freeze. The view and the
+        component reference each other: they live while either is shown or kept, and are collected
+        together once both are dropped (a re-run notebook cell).
+        """
+        view = super()._create_view()
+        owners = view.__dict__.setdefault("_raisus_components", [])
+        if not any(owner is self for owner in owners):
+            owners.append(self)
+        return view
+
     # -- subclass hooks ---------------------------------------------------------------------------
     def _build(self) -> None:
         """Make the widgets and panes (once)."""
