@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+import string
 import weakref
 from functools import partial
 
@@ -21,7 +22,9 @@ from raisus_panel.i18n import LANGUAGES
 
 from .actions import Actions, ContestActions, refusals
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+#: ASCII punctuation, which Markdown lets a backslash escape, except the ``&`` and ``;`` of the entities
+#: that html.escape makes (``&amp;``, ``&lt;``, ``&gt;``).
+_MD_SPECIAL = re.compile("([" + re.escape(string.punctuation.replace("&", "").replace(";", "")) + "])")
 
 
 def esc(text) -> str:
@@ -30,8 +33,13 @@ def esc(text) -> str:
 
 
 def md_esc(text) -> str:
-    """Escape text for a Markdown pane: HTML first, then Markdown's own punctuation."""
-    return _MD_SPECIAL.sub(r"\\\1", esc(text))
+    """Escape text for a Markdown pane, so that it shows verbatim: no HTML, no Markdown.
+
+    ``&``, ``<`` and ``>`` become entities first (``quote=False``: an entity for ``'`` would have its
+    ``#`` escaped below and show as ``&#x27;``), then every other ASCII punctuation character gets a
+    backslash, so no emphasis, link, heading, list or autolink can form.
+    """
+    return _MD_SPECIAL.sub(r"\\\1", html.escape(str(text), quote=False))
 
 
 def percent(p) -> str:

@@ -3,7 +3,12 @@ of disabled buttons, from the refusal's catalog key and fields (RuleError.key/.f
 
 from __future__ import annotations
 
+import html
 import re
+from html.parser import HTMLParser
+
+import panel as pn
+import pytest
 
 from raisus_panel import i18n
 from raisus_panel.room import Actor, Room, RoomSession
@@ -89,3 +94,49 @@ def test_a_rooms_refusals_are_korean_for_a_player():
     click(table._roll)  # pressed anyway: the room refuses
     assert table._error.visible and "GM이 라운드를 열 때까지" in table._error.object
     assert not ENGLISH.search(table._error.object)
+
+
+class _Rendered(HTMLParser):
+    """The tags and the text of rendered HTML."""
+
+    def __init__(self, markup):
+        super().__init__(convert_charrefs=True)
+        self.tags, self.text = [], []
+        self.feed(markup)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def rendered(pane) -> _Rendered:
+    """What the browser gets from a Markdown pane (Panel renders the Markdown to HTML in Python)."""
+    return _Rendered(html.unescape(pane._transform_object(pane.object)["object"]))
+
+
+NASTY = "O'Brien <b>x</b> *y*"
+
+
+def test_a_name_with_quotes_tags_and_stars_shows_verbatim_in_a_refusal():
+    contest, cook = cook_against_king(cook_name=NASTY)
+    table = ContestTable(actions=ContestActions(contest), lang="en")
+    table._cards[cook.uid]["inappropriate"].value = True
+    click(table._roll)
+    shown = rendered(table._error)
+    message = i18n.translate(contest.why_not_error("roll_round"), "en")
+    assert NASTY in message
+    assert "".join(shown.text).strip() == f"Refused: {message}"
+    assert shown.tags == ["p", "strong"]  # the label in bold; nothing of the name became markup
+
+
+@pytest.mark.parametrize("text", [
+    NASTY, "&#x27; &amp; &lt;", 'say "hi" & <i>', "<script>alert(1)</script>", "[a](javascript:alert(1))",
+    "![i](x.png)", "http://example.com/x www.example.com a@b.org", "# not a heading", "a\n===", "1. x",
+    "- x", "> quote", "`code`", "~~gone~~", "x\\*y", "__u__ _v_", "| a | b |", "[^1]", "$x$", ":smile:",
+])
+def test_md_esc_shows_any_text_verbatim(text):
+    shown = rendered(pn.pane.Alert(md_esc(text)))
+    assert shown.tags == ["p"], shown.tags
+    assert " ".join("".join(shown.text).split()) == " ".join(text.split())
