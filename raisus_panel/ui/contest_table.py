@@ -102,10 +102,14 @@ class ContestTable(ComponentBase):
         self._setup_title = pn.pane.HTML()
         self._setup_name = pn.widgets.TextInput(sizing_mode="stretch_width")
         self._setup_sides = [pn.widgets.CheckBoxGroup(options={}, value=[], inline=False) for _ in (0, 1)]
+        # a CheckBoxGroup does not show its name: each side's list gets a header
+        self._setup_side_titles = [pn.pane.HTML(margin=(5, 10, 0, 10)) for _ in (0, 1)]
         self._setup_single = pn.widgets.Checkbox(value=False)
         self._start = pn.widgets.Button(**style("primary"))
         self._start.on_click(lambda e: self.start())
-        self._setup_box = pn.Column(self._setup_title, self._setup_name, pn.Row(*self._setup_sides),
+        self._setup_box = pn.Column(self._setup_title, self._setup_name,
+                                    pn.Row(*(pn.Column(title, box) for title, box
+                                             in zip(self._setup_side_titles, self._setup_sides))),
                                     self._setup_single, self._start, sizing_mode="stretch_width")
         self._play_box = pn.Column(
             self._header,
@@ -161,6 +165,7 @@ class ContestTable(ComponentBase):
         self._setup_name.param.update(name=t("contest.name"), placeholder=t("contest.name_placeholder"))
         for s in (0, 1):
             self._setup_sides[s].name = t(f"side.{s}")
+            self._setup_side_titles[s].object = f"<b>{esc(t(f'side.{s}'))}</b>"
         self._setup_single.name = t("contest.single_roll")
         self._start.name = t("contest.start")
         for card in self._cards.values():

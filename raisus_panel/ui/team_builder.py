@@ -35,6 +35,8 @@ class TeamBuilder(ComponentBase):
         self._syncing = False
         self._title = pn.pane.HTML(margin=(0, 10))
         self._members = pn.widgets.CheckBoxGroup(options={}, value=[], inline=False)
+        # a CheckBoxGroup does not show its name: the list gets a header (while it lists anyone)
+        self._members_title = pn.pane.HTML(margin=(5, 10, 0, 10), visible=False)
         self._members.param.watch(lambda e: self._update(), "value")
         self._rows: dict[str, dict] = {}
         self._rows_box = pn.Column(sizing_mode="stretch_width")
@@ -46,8 +48,8 @@ class TeamBuilder(ComponentBase):
         self._form = pn.widgets.Button(**style("primary"), disabled=True)
         self._form.on_click(lambda e: self.form())
         self.param.watch(lambda e: self._refresh_now(), "side")
-        self._layout = pn.Column(self._title, self._teams, self._members, self._rows_box, self._leader,
-                                 self._team_name, self._preview, self._form, self._error,
+        self._layout = pn.Column(self._title, self._teams, self._members_title, self._members, self._rows_box,
+                                 self._leader, self._team_name, self._preview, self._form, self._error,
                                  sizing_mode="stretch_width")
 
     def __panel__(self):
@@ -57,6 +59,7 @@ class TeamBuilder(ComponentBase):
         t = self._t
         self._title.object = f"<h4>{esc(t('team.title', side=t(f'side.{self.side}')))}</h4>"
         self._members.name = t("team.members")
+        self._members_title.object = f"<b>{esc(t('team.members'))}</b>"
         self._leader.name = t("team.leader")
         self._team_name.param.update(name=t("team.name"), placeholder=t("team.name_placeholder"))
         self._form.name = t("team.form")
@@ -85,6 +88,7 @@ class TeamBuilder(ComponentBase):
                 self._members.param.update(options=options, value=value)
         finally:
             self._syncing = False
+        self._members_title.visible = bool(options)
         self._teams.object = self._teams_html()
         self._update()
 

@@ -26,6 +26,20 @@ def _korean_by_default():
         i18n.settings.lang = before
 
 
+def watcher_count(obj) -> int:
+    """How many watchers are on a Parameterized object."""
+    return sum(len(ws) for what in obj.param.watchers.values() for ws in what.values())
+
+
+def settle() -> None:
+    """Collect earlier tests' components and let their weak watchers on the language setting go, so
+    that counting watchers sees only the test's own."""
+    gc.collect()
+    lang = i18n.settings.lang
+    i18n.settings.lang = "en" if lang != "en" else "ko"
+    i18n.settings.lang = lang
+
+
 def duel(a=("Viking", 4), b=("Pirate", 3), rolls=(), **kwargs):
     """Two individuals, one cliché each, on scripted dice: (contest, actions, a, b)."""
     ca = Character(a[0], {a[0]: a[1]})

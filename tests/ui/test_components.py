@@ -13,6 +13,8 @@ from raisus_panel.rules import Character, CharacterTeam, Contest, GruntMob, Scri
 from raisus_panel.ui import (ActionCheckPanel, CharacterSheet, ContestActions, ContestTable, LiveOdds,
                              RoundLog, ScoreChart, TeamBuilder)
 
+from .conftest import free_trio_vs_ogre, settle, watcher_count
+
 COMPONENTS = [ActionCheckPanel, CharacterSheet, ContestTable, LiveOdds, RoundLog, ScoreChart, TeamBuilder]
 
 
@@ -173,6 +175,29 @@ def test_switching_language_at_run_time():
     assert chart.figure.xaxis[0].axis_label == "Round"
 
 
+#: Widgets that do not show their ``name``: a list of them needs a header of its own.
+UNLABELLED = (pn.widgets.CheckBoxGroup, pn.widgets.RadioBoxGroup)
+
+
+def test_every_list_of_checkboxes_has_a_header_above_it():
+    _, trio, chars = free_trio_vs_ogre()
+    setup = build_all(ContestActions(characters=list(chars)))  # no contest: the setup form lists them all
+    playing = build_all(trio)  # the team builders list the free Knight, Viking and Squire
+    components = setup + playing
+    found = []
+    for component in components:
+        for parent in walk(component):
+            objects = list(getattr(parent, "objects", []) or [])
+            for i, obj in enumerate(objects):
+                if isinstance(obj, UNLABELLED) and obj.options:
+                    found.append(obj.name)
+                    header = objects[i - 1] if i else None
+                    texts = visible_texts(header) if isinstance(header, (pn.pane.HTML, pn.pane.Markdown)) else []
+                    assert isinstance(parent, pn.Column) and header.visible and \
+                        [t.strip() for t in texts] == [obj.name], f"{type(component).__name__}: {obj.name!r} has no header"
+    assert {"A 편", "B 편", "팀원"} <= set(found)  # the setup form's two sides, the team builders' members
+
+
 def test_dispose_removes_the_global_language_watcher():
     def count():
         return sum(len(ws) for what in i18n.settings.param.watchers.values() for ws in what.values())
@@ -188,9 +213,8 @@ def test_a_component_nobody_keeps_is_collected_and_unwatches():
     import weakref
 
     actions, _ = korean_table()
-
-    def count(obj):
-        return sum(len(ws) for what in obj.param.watchers.values() for ws in what.values())
+    count = watcher_count
+    settle()
     before = count(i18n.settings), count(actions.contest)
     ref = weakref.ref(ContestTable(actions=actions))
     gc.collect()

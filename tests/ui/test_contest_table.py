@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import panel as pn
+
 from raisus_panel.rules import Character, CharacterTeam, Contest, ScriptedDice
 from raisus_panel.ui import ContestActions, ContestTable
 
 from .conftest import click, duel, free_trio_vs_ogre, rats, team_vs_ogre
+from .test_components import visible_texts, walk
 
 
 def card(table, unit):
@@ -244,3 +247,20 @@ def test_the_approval_the_roll_waits_for_is_named():
     card(table, cook)["inappropriate"].value = True
     assert table._roll.disabled and "GM의 승인" in table._roll.description  # in the table's language
     assert card(table, cook)["inappropriate"].value and contest.is_inappropriate(cook)
+
+
+def test_the_setup_forms_side_lists_have_headers():
+    """CheckBoxGroup does not show its name: each side's list of characters has a header above it."""
+    viking, r = Character("Viking", {"Viking": 4}), rats()
+    table = ContestTable(actions=ContestActions(characters=[viking, r]))
+
+    def headers():
+        out = []
+        for box in table._setup_sides:
+            column = next(c for c in walk(table) if isinstance(c, pn.Column) and box in c.objects)
+            above = column.objects[column.objects.index(box) - 1]
+            out.append(visible_texts(above)[0].strip())
+        return out
+    assert headers() == ["A 편", "B 편"]
+    table.lang = "en"
+    assert headers() == ["Side A", "Side B"]

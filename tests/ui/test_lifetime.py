@@ -11,11 +11,7 @@ import panel as pn
 from raisus_panel import i18n
 from raisus_panel.ui import ContestTable, LiveOdds, RoundLog, ScoreChart
 
-from .conftest import duel
-
-
-def watcher_count(obj) -> int:
-    return sum(len(ws) for what in obj.param.watchers.values() for ws in what.values())
+from .conftest import duel, settle, watcher_count
 
 
 def test_components_kept_only_by_their_layout_keep_updating():
@@ -36,9 +32,7 @@ def test_a_component_and_its_view_nobody_keeps_are_collected_and_unwatch():
     """The weak watchers exist for re-run notebook cells: keeping the view alive must not keep an
     abandoned component (and its view) alive through the shared state's watchers."""
     contest, actions, viking, pirate = duel(rolls=[[6, 6, 6, 6], [1, 1, 1]])
-    gc.collect()  # earlier tests' components, and their watchers on the language setting
-    i18n.settings.lang = "en"
-    i18n.settings.lang = "ko"
+    settle()
     before = watcher_count(contest), watcher_count(actions), watcher_count(i18n.settings)
     components = [ScoreChart(actions=actions), RoundLog(actions=actions), LiveOdds(actions=actions),
                   ContestTable(actions=actions)]
