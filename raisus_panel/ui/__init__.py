@@ -5,6 +5,9 @@ Components show the state of the rules models and turn clicks into commands thro
 notebook, :class:`SessionActions` on a shared room when served. They never change game state
 themselves.
 
+For charts of your own (a notebook's plot of odds or scores), :func:`apply_fonts` draws every text of
+a Bokeh figure in :data:`CJK_FONT`, a font stack that can show Korean, as the components' charts do.
+
 Examples
 --------
 >>> from raisus_panel.rules import Character, Contest
@@ -12,9 +15,14 @@ Examples
 >>> contest = Contest("Brawl", Character("Viking", {"Viking": 4}), Character("Pirate", {"Pirate": 3}))
 >>> actions = ContestActions(contest)
 >>> table, chart = ContestTable(actions=actions), ScoreChart(actions=actions)
+
+>>> from bokeh.plotting import figure
+>>> from raisus_panel.ui import apply_fonts
+>>> fig = apply_fonts(figure(title="승률", x_axis_label="라운드"))
 """
 
 from .action_check import ActionCheckPanel
+from ._charts import CJK_FONT, apply_fonts
 from .actions import Actions, ContestActions, NotAllowed, SessionActions
 from .character_sheet import CharacterSheet
 from .contest_table import ContestTable
@@ -24,7 +32,7 @@ from .score_chart import ScoreChart
 from .team_builder import TeamBuilder
 
 __all__ = [
-    "ActionCheckPanel", "Actions", "Chances", "CharacterSheet", "ContestActions", "ContestTable",
-    "LiveOdds", "NotAllowed", "RoundLog", "ScoreChart", "SessionActions", "TeamBuilder",
+    "ActionCheckPanel", "Actions", "CJK_FONT", "Chances", "CharacterSheet", "ContestActions", "ContestTable",
+    "LiveOdds", "NotAllowed", "RoundLog", "ScoreChart", "SessionActions", "TeamBuilder", "apply_fonts",
     "contest_chances",
 ]

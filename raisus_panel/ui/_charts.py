@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import panel as pn
+from bokeh.models import Axis, Label, LabelSet, Legend, Title
 from bokeh.palettes import Category10_10
 
 #: A font stack that can draw Korean on every platform (the Makefile installs Noto CJK on Debian).
@@ -12,15 +13,42 @@ CJK_FONT = ("'Noto Sans CJK KR', 'Noto Sans KR', 'Source Han Sans KR', 'Apple SD
 PALETTE = Category10_10
 
 
-def apply_fonts(fig) -> None:
-    """Use :data:`CJK_FONT` for every text of a figure (title, axes, legend)."""
-    fig.title.text_font = CJK_FONT
-    for axis in (*fig.xaxis, *fig.yaxis):
+def apply_fonts(fig):
+    """Draw every text of a Bokeh figure in :data:`CJK_FONT`, so Korean shows on every platform.
+
+    Bokeh's default font has no Hangul: without this, Korean titles, axis labels and legends may show
+    as boxes. Call it after adding the legend and annotations; it styles titles, axis labels and tick
+    labels, legends (items and title) and ``Label``/``LabelSet`` annotations.
+
+    Parameters
+    ----------
+    fig
+        A Bokeh figure (``bokeh.plotting.figure``), changed in place.
+
+    Returns
+    -------
+    The same figure, so the call can wrap its creation.
+
+    Examples
+    --------
+    >>> from bokeh.plotting import figure
+    >>> from raisus_panel.ui import apply_fonts
+    >>> fig = figure(title="라운드별 점수", x_axis_label="라운드", y_axis_label="점수")
+    >>> _ = fig.line([0, 1, 2], [4, 3, 3], legend_label="바이킹")
+    >>> apply_fonts(fig) is fig
+    True
+    """
+    for title in fig.select(type=Title):
+        title.text_font = CJK_FONT
+    for axis in fig.select(type=Axis):
         axis.axis_label_text_font = CJK_FONT
         axis.major_label_text_font = CJK_FONT
-    for legend in fig.legend:
+    for legend in fig.select(type=Legend):
         legend.label_text_font = CJK_FONT
         legend.title_text_font = CJK_FONT
+    for label in (*fig.select(type=Label), *fig.select(type=LabelSet)):
+        label.text_font = CJK_FONT
+    return fig
 
 
 def push(pane) -> None:
