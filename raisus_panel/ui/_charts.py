@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import panel as pn
-from bokeh.models import Axis, Label, LabelSet, Legend, Title
+from bokeh.models import AdaptiveTicker, Axis, DataRange1d, Label, LabelSet, Legend, Title
 from bokeh.palettes import Category10_10
 
 #: A font stack that can draw Korean on every platform (the Makefile installs Noto CJK on Debian).
@@ -49,6 +49,22 @@ def apply_fonts(fig):
     for label in (*fig.select(type=Label), *fig.select(type=LabelSet)):
         label.text_font = CJK_FONT
     return fig
+
+
+def round_axis(fig, y: float = 0) -> None:
+    """Make the x axis of a figure drawn over a contest's rounds (``history`` points' ``x``) read in rounds.
+
+    Major ticks fall on whole rounds only (1, 2, 10, 20... rounds apart as the contest grows, never
+    0.2 or 0.5), with a minor tick halfway between rounds, where the between-round events sit. The
+    range keeps half a round either side of the points, and always reaches from round 0 to round 1:
+    before the first roll (a single point at round 0) it shows the round to come instead of Bokeh's
+    -1..1. Call it after drawing the data; ``y`` is any value inside the y range.
+    """
+    fig.x_range = DataRange1d(range_padding=0.5, range_padding_units="absolute")
+    fig.xaxis.ticker = AdaptiveTicker(base=10, mantissas=[1, 2], min_interval=1, num_minor_ticks=2,
+                                     desired_num_ticks=8)
+    # an invisible point at rounds 0 and 1: the range always spans them, with no update on every stream
+    fig.scatter(x=[0, 1], y=[y, y], fill_alpha=0, line_alpha=0)
 
 
 def push(pane) -> None:

@@ -14,7 +14,7 @@ from raisus_panel.rules import CharacterTeam, RuleError, odds
 
 from . import _derive as d
 from ._base import ComponentBase, esc, percent
-from ._charts import PALETTE, apply_fonts, push
+from ._charts import PALETTE, apply_fonts, push, round_axis
 
 
 @dataclass(frozen=True)
@@ -236,6 +236,7 @@ class LiveOdds(ComponentBase):
         fig.legend.location = "top_left"
         fig.legend.click_policy = "hide"
         del win, nxt
+        round_axis(fig)
         apply_fonts(fig)
         return fig
 

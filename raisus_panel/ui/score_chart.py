@@ -11,7 +11,7 @@ from bokeh.plotting import figure
 
 from . import _derive as d
 from ._base import ComponentBase
-from ._charts import PALETTE, apply_fonts, push
+from ._charts import PALETTE, apply_fonts, push, round_axis
 
 #: Between-round events that get a marker, and its shape.
 MARKERS = {
@@ -176,7 +176,6 @@ class ScoreChart(ComponentBase):
                      title=contest.name if contest is not None else t("chart.no_contest"),
                      x_axis_label=t("chart.round"), y_axis_label=t("chart.score"))
         fig.y_range.start = 0
-        fig.xaxis.ticker.desired_num_ticks = 8
         labels = contest.series if contest is not None else {}
         items = []
         for i, (key, col) in enumerate(self.columns().items()):
@@ -194,5 +193,6 @@ class ScoreChart(ComponentBase):
                             fill_color="white", line_color="black", line_width=1.5)
         fig.add_tools(HoverTool(renderers=[marks], tooltips=[
             (t("chart.round"), "@round"), (t("chart.event"), "@event")]))
+        round_axis(fig)
         apply_fonts(fig)
         return fig

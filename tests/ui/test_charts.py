@@ -1,11 +1,18 @@
-"""The chart helpers notebook authors use for their own Bokeh charts: fonts that can show Korean."""
+"""The charts' shared helpers: fonts that can show Korean (public, for notebook authors' own charts)
+and an x axis that reads in whole rounds."""
 
 from __future__ import annotations
 
-from bokeh.models import Label, LabelSet, Title
+import math
+
+import pytest
+from bokeh.models import AdaptiveTicker, DataRange1d, GlyphRenderer, Label, LabelSet, Title
 from bokeh.plotting import figure
 
 import raisus_panel.ui as ui
+from raisus_panel.ui import LiveOdds, ScoreChart
+
+from .conftest import duel
 
 
 def test_the_korean_font_helper_is_public():
@@ -27,3 +34,36 @@ def test_apply_fonts_styles_every_text_of_a_figure():
     fonts += [a.major_label_text_font for a in (*fig.xaxis, *fig.yaxis)]
     fonts += [legend.label_text_font for legend in fig.legend] + [legend.title_text_font for legend in fig.legend]
     assert len(fonts) == 10 and set(fonts) == {ui.CJK_FONT}
+
+
+def x_extent(fig):
+    """The x range BokehJS computes for a DataRange1d: every visible glyph's x values, padded."""
+    xr = fig.x_range
+    assert isinstance(xr, DataRange1d) and math.isnan(xr.start) and math.isnan(xr.end)  # follows the data
+    xs = [x for r in fig.renderers if isinstance(r, GlyphRenderer) and r.visible
+          for x in r.data_source.data[r.glyph.x] if not math.isnan(x)]
+    assert xr.range_padding_units == "absolute"
+    return min(xs) - xr.range_padding, max(xs) + xr.range_padding
+
+
+def figure_of(component):
+    return component.figure if isinstance(component, ScoreChart) else component._pane.object
+
+
+@pytest.mark.parametrize("cls", [ScoreChart, LiveOdds])
+def test_the_round_axis_reads_in_whole_rounds(cls):
+    contest, actions, viking, pirate = duel(a=("Viking", 3), b=("Pirate", 3), rolls=[[6, 6, 6], [1, 1, 1], [6, 6, 6], [1, 1]])
+    chart = cls(actions=actions)
+    ticker = figure_of(chart).xaxis[0].ticker
+    # major ticks only on whole rounds: every interval the ticker may pick is a whole number >= 1
+    assert isinstance(ticker, AdaptiveTicker) and ticker.min_interval >= 1 and float(ticker.base).is_integer()
+    assert all(float(m).is_integer() for m in ticker.mantissas)
+    assert ticker.num_minor_ticks == 2  # one rounds apart: a minor tick at .5, where between-round events sit
+    assert x_extent(figure_of(chart)) == (-0.5, 1.5)  # before the first roll: round 0 and the round to come
+    actions.act("roll_round")
+    actions.act("roll_round")
+    assert x_extent(figure_of(chart)) == (-0.5, 2.5)
+
+
+def test_a_chart_with_no_contest_has_a_round_axis_too():
+    assert x_extent(ScoreChart().figure) == (-0.5, 1.5)
