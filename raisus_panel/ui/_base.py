@@ -59,12 +59,31 @@ def percent(p) -> str:
 # Panel 1.8 renamed button_type/button_style to color/variant; support both.
 _NEW_STYLE = "color" in pn.widgets.Button.param
 
+#: Bokeh only lowers a disabled button's opacity to .65, which leaves a solid coloured button (or a
+#: "light" one) looking pressable. Greyed out, faded and with a dashed border, a disabled button looks
+#: disabled in every colour and variant (none of their rules sets these properties).
+DISABLED_CSS = """
+:host .bk-btn[disabled] {
+  opacity: 0.4;
+  filter: grayscale(100%);
+  border-style: dashed;
+  box-shadow: none;
+  cursor: not-allowed;
+}
+"""
+
 
 def style(kind: str = "default", outline: bool = False) -> dict:
-    """Keyword arguments that colour a button (or button group) on any Panel 1.x."""
+    """Keyword arguments that colour a button (or button group) on any Panel 1.x, and make it look
+    disabled when it is.
+
+    Solid is for the main action of a form; other actions are outlined (``outline=True``).
+    """
     if _NEW_STYLE:
-        return {"color": kind, "variant": "outline" if outline else "solid"}
-    return {"button_type": kind, "button_style": "outline" if outline else "solid"}
+        colour = {"color": kind, "variant": "outline" if outline else "solid"}
+    else:
+        colour = {"button_type": kind, "button_style": "outline" if outline else "solid"}
+    return {**colour, "stylesheets": [DISABLED_CSS]}
 
 
 def set_options(select, options, prefer=None) -> None:

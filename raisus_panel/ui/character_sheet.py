@@ -60,19 +60,19 @@ class CharacterSheet(ComponentBase):
         self._mob_box = pn.Row(self._member_rating, self._count, visible=False)
         self._rows: list[dict] = []
         self._rows_box = pn.Column(sizing_mode="stretch_width")
-        self._add = pn.widgets.Button(**style("light"))
+        self._add = pn.widgets.Button(**style(outline=True))
         self._add.on_click(lambda e: self._add_row())
         self._save = pn.widgets.Button(**style("primary"))
         self._save.on_click(lambda e: self.save())
-        self._new = pn.widgets.Button(**style("light"))
+        self._new = pn.widgets.Button(**style(outline=True))
         self._new.on_click(lambda e: self.new())
-        self._revert = pn.widgets.Button(**style("light"))
+        self._revert = pn.widgets.Button(**style(outline=True))
         self._revert.on_click(lambda e: self._load(self.character))
         self._import = pn.widgets.FileInput(accept=".json,application/json", multiple=False)
         self._import.param.watch(self._on_import, "value")
         self._import_label = pn.pane.HTML(margin=(5, 10, 0, 10))
         self._export = pn.widgets.FileDownload(callback=self._export_json, filename="character.json",
-                                               **style("light"), embed=False)
+                                               **style(outline=True), embed=False)
         self._title = pn.pane.HTML(margin=(0, 10))
         self._mob_labels = pn.pane.HTML(margin=(0, 10))
         for w in (self._kind, self._name, self._description, self._member_rating, self._count):
@@ -122,7 +122,7 @@ class CharacterSheet(ComponentBase):
             "rating": pn.widgets.IntInput(value=rating, start=0, end=high, width=90),
             "current": pn.widgets.IntInput(value=rating if current is None else current, start=0, end=high,
                                            width=90),
-            "remove": pn.widgets.Button(**style("light"), width=70, align="end"),
+            "remove": pn.widgets.Button(**style(outline=True), width=70, align="end"),
         }
         row["remove"].on_click(lambda e, r=row: self._remove_row(r))
         row["rating"].param.watch(lambda e, r=row: self._rating_changed(r, e), "value")

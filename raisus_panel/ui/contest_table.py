@@ -55,12 +55,12 @@ class ContestTable(ComponentBase):
         # rounds
         self._roll = pn.widgets.Button(**style("primary"))
         self._roll.on_click(lambda e: self._run("roll_round"))
-        self._undo = pn.widgets.Button(**style("light"))
+        self._undo = pn.widgets.Button(**style(outline=True))
         self._undo.on_click(lambda e: self._run("undo"))
         # shared rooms only: the GM opens each round for the players, and closes a finished contest
         self._open_round = pn.widgets.Button(**style("success", outline=True))
         self._open_round.on_click(lambda e: self._run("open_round", open=True))
-        self._close = pn.widgets.Button(**style("light"))
+        self._close = pn.widgets.Button(**style(outline=True))
         self._close.on_click(lambda e: self._run("close_contest"))
         self._attacker = pn.widgets.Select(options={})
         self._target = pn.widgets.Select(options={})
@@ -69,11 +69,11 @@ class ContestTable(ComponentBase):
         self._exchange = pn.widgets.Button(**style("primary"))
         self._exchange.on_click(lambda e: self._run("exchange", attacker=self._attacker.value,
                                                     target=self._target.value))
-        self._end_round = pn.widgets.Button(**style("light"))
+        self._end_round = pn.widgets.Button(**style(outline=True))
         self._end_round.on_click(lambda e: self._run("end_round"))
         self._exchange_box = pn.Row(self._attacker, self._target, self._exchange, self._end_round)
         self._ticket_name = pn.widgets.TextInput(width=220)
-        self._tickets = pn.widgets.Button(**style("light"))
+        self._tickets = pn.widgets.Button(**style(outline=True))
         self._tickets.on_click(lambda e: self._run("give_tickets", name=self._ticket_name.value or None))
         self._ticket_box = pn.Row(self._ticket_name, self._tickets)
         self._last_roll = pn.pane.HTML(sizing_mode="stretch_width")
@@ -198,7 +198,7 @@ class ContestTable(ComponentBase):
                 "approve": pn.widgets.Button(**style("warning", outline=True))}
         card["approve"].on_click(lambda e: self._run("approve", unit=uid))
         if card["team"]:
-            card["disband"] = pn.widgets.Button(**style("light"))
+            card["disband"] = pn.widgets.Button(**style(outline=True))
             card["disband"].on_click(lambda e: self._run("disband", team=uid))
             card["members"] = {}
             card["members_box"] = pn.Column(sizing_mode="stretch_width")
@@ -220,9 +220,9 @@ class ContestTable(ComponentBase):
         if row is None:
             uid = member.uid
             row = {"label": pn.pane.HTML(sizing_mode="stretch_width"),
-                   "volunteer": pn.widgets.Button(**style("warning"), width=110),
-                   "drop": pn.widgets.Button(**style("light"), width=110),
-                   "assign": pn.widgets.Button(**style("light"), width=110)}
+                   "volunteer": pn.widgets.Button(**style("warning", outline=True), width=110),
+                   "drop": pn.widgets.Button(**style(outline=True), width=110),
+                   "assign": pn.widgets.Button(**style(outline=True), width=110)}
             row["volunteer"].on_click(lambda e: self._run("volunteer", member=uid))
             row["drop"].on_click(lambda e: self._run("drop_out", member=uid))
             row["assign"].on_click(lambda e: self._run("assign_loss", member=uid))
