@@ -51,20 +51,20 @@ def apply_fonts(fig):
     return fig
 
 
-def round_axis(fig, y: float = 0) -> None:
+def round_axis(fig) -> None:
     """Make the x axis of a figure drawn over a contest's rounds (``history`` points' ``x``) read in rounds.
 
     Major ticks fall on whole rounds only (1, 2, 10, 20... rounds apart as the contest grows, never
     0.2 or 0.5), with a minor tick halfway between rounds, where the between-round events sit. The
     range keeps half a round either side of the points, and always reaches from round 0 to round 1:
     before the first roll (a single point at round 0) it shows the round to come instead of Bokeh's
-    -1..1. Call it after drawing the data; ``y`` is any value inside the y range.
+    -1..1. Call it after drawing the data, on a figure whose y range includes 0.
     """
     fig.x_range = DataRange1d(range_padding=0.5, range_padding_units="absolute")
     fig.xaxis.ticker = AdaptiveTicker(base=10, mantissas=[1, 2], min_interval=1, num_minor_ticks=2,
                                      desired_num_ticks=8)
     # an invisible point at rounds 0 and 1: the range always spans them, with no update on every stream
-    fig.scatter(x=[0, 1], y=[y, y], fill_alpha=0, line_alpha=0)
+    fig.scatter(x=[0, 1], y=[0, 0], fill_alpha=0, line_alpha=0)
 
 
 def push(pane) -> None:
