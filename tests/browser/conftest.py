@@ -24,7 +24,10 @@ ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = os.environ.get("RAISUS_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage"]
+                 "--disable-dev-shm-usage",
+                 # hermetic: the served app must work without the internet, so no host but the test
+                 # server resolves (a request for a CDN fails at once instead of waiting on DNS)
+                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"]
 
 
 def pytest_collection_modifyitems(config, items):
@@ -56,7 +59,7 @@ class Server:
     def start(self, timeout: float = 60) -> "Server":
         ARTIFACTS.mkdir(exist_ok=True)
         cmd = [sys.executable, "-m", "panel", "serve", *self.args, "--port", str(self.port),
-               "--address", "127.0.0.1", "--allow-websocket-origin", f"localhost:{self.port}",
+               "--address", "127.0.0.1", "--liveness", "--allow-websocket-origin", f"localhost:{self.port}",
                "--allow-websocket-origin", f"127.0.0.1:{self.port}"]
         self._logfile = open(self.log, "ab")
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=self._logfile,
@@ -70,6 +73,7 @@ class Server:
                 return self
             except Exception:
                 time.sleep(0.3)
+        self.kill()  # do not leave a half-started server behind
         raise RuntimeError(f"panel serve did not come up in {timeout}s; see {self.log}")
 
     def kill(self) -> None:
