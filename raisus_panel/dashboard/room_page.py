@@ -55,6 +55,8 @@ class RoomPage(ComponentBase):
                                                  **style("light", outline=True))
         self._lang.param.watch(lambda e: self._set_lang(e.new), "value")
         self._roster = pn.pane.HTML(sizing_mode="stretch_width", css_classes=["raisus-roster"])
+        # a Viewer has no ``visible`` of its own: hide the sheet through a layout around it
+        self._sheet_box = pn.Column(self._sheet, sizing_mode="stretch_width")
         self._pick = pn.widgets.Select(width=260)
         self._pick.param.watch(lambda e: self._edit(e.new), "value")
         self._export = pn.widgets.FileDownload(callback=self._export_room, filename="raisus-room.json",
@@ -64,7 +66,8 @@ class RoomPage(ComponentBase):
         self._layout = pn.Column(
             pn.Row(self._title, self._lang, sizing_mode="stretch_width"), self._presence, self._error,
             self._tabs, sizing_mode="stretch_width", css_classes=["raisus-room"])
-        self._watch(session.room, self._on_room, "title", "presence", "players", "characters")
+        # ``seq`` too: a contest changes the characters' scores in place, and the roster shows them
+        self._watch(session.room, self._on_room, "title", "presence", "players", "characters", "seq")
         if self._doc is not None and getattr(self._doc, "session_context", None) is not None:
             self.session_id = self.session_id or self._doc.session_context.id
         if self.session_id:
@@ -73,7 +76,7 @@ class RoomPage(ComponentBase):
     def _tab_contents(self):
         charts = pn.Row(self._chart, self._odds, sizing_mode="stretch_width")
         table = pn.Column(self._table, charts, sizing_mode="stretch_width")
-        characters = pn.Column(self._roster, self._pick, self._sheet, sizing_mode="stretch_width")
+        characters = pn.Column(self._roster, self._pick, self._sheet_box, sizing_mode="stretch_width")
         room = pn.Column(self._export, sizing_mode="stretch_width")
         tabs = [(self._t("dashboard.tab.table"), table), (self._t("dashboard.tab.log"), self._log),
                 (self._t("dashboard.tab.characters"), characters),
@@ -120,7 +123,7 @@ class RoomPage(ComponentBase):
         options = {self._t("dashboard.new_character"): _NEW, **{c.name + f" ({c.uid[:4]})": c.uid for c in mine}}
         can_edit = actor.role.value != "spectator"
         self._pick.param.update(options=options, name=self._t("dashboard.edit_character"), visible=can_edit)
-        self._sheet.visible = can_edit
+        self._sheet_box.visible = can_edit
         if self._pick.value not in options.values():
             self._pick.value = _NEW
 
