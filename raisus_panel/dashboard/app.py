@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import panel as pn
+from bokeh.models import CustomJS
 
 from raisus_panel.i18n import t
 from raisus_panel.room import PermissionDenied, Role, RoomRegistry, get_registry
@@ -42,8 +43,25 @@ def page_for(registry: RoomRegistry, token: str):
                              css_classes=["raisus-refused"])
 
 
+#: Run in the browser when its websocket comes back after a drop or a server restart.
+RELOAD_ON_RECONNECT = "window.location.reload()"
+
+
+def reload_on_reconnect(doc=None) -> None:
+    """Make the browser reload this page when its connection to the server comes back.
+
+    A page whose websocket reconnects has missed every change made meanwhile, and after a server
+    restart its session (and every model id it knows) is gone: Bokeh reconnects the socket but the
+    page can no longer follow the room. Reloading rebuilds it from the room, which the store kept.
+    """
+    doc = doc if doc is not None else pn.state.curdoc
+    if doc is not None and getattr(doc, "session_context", None) is not None:
+        doc.js_on_event("client_reconnected", CustomJS(code=RELOAD_ON_RECONNECT))
+
+
 def create_app(registry: RoomRegistry | None = None):
     """Build one browser session's page (call it once per session, e.g. from ``panel serve``)."""
     registry = registry or get_registry(db_path())
     page = page_for(registry, query_param("token"))
+    reload_on_reconnect()
     return pn.Column(page, sizing_mode="stretch_width", styles={"max-width": "1400px", "margin": "0 auto"})
