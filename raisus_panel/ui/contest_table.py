@@ -107,6 +107,8 @@ class ContestTable(ComponentBase):
         self._setup_single = pn.widgets.Checkbox(value=False)
         self._start = pn.widgets.Button(**style("primary"))
         self._start.on_click(lambda e: self.start())
+        for widget in (*self._setup_sides, self._setup_name, self._setup_single):
+            widget.param.watch(lambda e: self._offer_start(), "value")
         self._setup_box = pn.Column(self._setup_title, self._setup_name,
                                     pn.Row(*(pn.Column(title, box) for title, box
                                              in zip(self._setup_side_titles, self._setup_sides))),
@@ -442,7 +444,17 @@ class ContestTable(ComponentBase):
             value = [v for v in box.value if v in options.values()]
             if box.options != options or box.value != value:
                 box.param.update(options=options, value=value)
-        self._offer(self._start, "start_contest")
+        self._offer_start()
+
+    def _setup_args(self) -> dict:
+        """The ``start_contest`` arguments the setup form holds now."""
+        a, b = (list(box.value) for box in self._setup_sides)
+        return {"name": self._setup_name.value or self._t("contest.default_name"), "side_a": a, "side_b": b,
+                "single_roll": self._setup_single.value}
+
+    def _offer_start(self) -> None:
+        """Enable Start only when the rules and the room would accept the form as it is."""
+        self._offer(self._start, "start_contest", **self._setup_args())
 
     # -- texts ------------------------------------------------------------------------------------
     def _last_roll_html(self, contest) -> str:
@@ -502,13 +514,11 @@ class ContestTable(ComponentBase):
 
     def start(self):
         """Start a new contest from the setup form (``start_contest``)."""
-        name = self._setup_name.value or self._t("contest.default_name")
-        a, b = (list(box.value) for box in self._setup_sides)
-        if set(a) & set(b):
+        args = self._setup_args()
+        if set(args["side_a"]) & set(args["side_b"]):
             self._show_error(RuleError(self._t("contest.both_sides")))
             return None
-        result = self._run("start_contest", name=name, side_a=a, side_b=b,
-                           single_roll=self._setup_single.value)
+        result = self._run("start_contest", **args)
         if result is not None:
             for box in self._setup_sides:
                 box.value = []

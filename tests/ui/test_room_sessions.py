@@ -68,3 +68,21 @@ def test_the_room_says_why_and_the_owner_picks_the_cliché():
     assert not gm_table._cards[pirate.uid]["cliche"].disabled
     assert ann_table._end.disabled and ann_table._end.description  # only the GM ends a contest
     assert not gm_table._end.disabled  # the outcome is asked for when pressed
+
+
+def test_the_setup_form_enables_start_once_both_sides_are_picked():
+    from raisus_panel.room import Room
+    from raisus_panel.ui import ContestTable, SessionActions
+
+    gm = Room.local("Table")
+    for name in ("Ann", "Ogre"):
+        gm.act("create_character", name=name, cliches=[{"name": name, "rating": 3}])
+    table = ContestTable(actions=SessionActions(gm))
+    ann, ogre = (c.uid for c in gm.room.characters)
+    assert table._start.disabled and table._start.description
+    table._setup_sides[0].value = [ann]
+    assert table._start.disabled
+    table._setup_sides[1].value = [ogre]
+    assert not table._start.disabled
+    table.start()
+    assert gm.room.contest is not None and gm.room.contest.status == "active"
