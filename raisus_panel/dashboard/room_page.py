@@ -139,13 +139,14 @@ class RoomPage(ComponentBase):
 
     def dispose(self) -> None:
         """Leave the room: remove presence and every watcher on shared state."""
-        if not self._disposed and self.session_id:
-            self.session.disconnect(self.session_id)
-        for child in self._children:
+        leaving = not self._disposed and self.session_id
+        for child in self._children:  # stop watching first, so leaving triggers no refresh here
             child.dispose()
         if hasattr(self.actions, "dispose"):
             self.actions.dispose()
         super().dispose()
+        if leaving:
+            self.session.disconnect(self.session_id)
 
     def __panel__(self):
         return self._layout

@@ -12,7 +12,6 @@ import html
 import re
 import string
 import weakref
-from functools import partial
 
 import panel as pn
 import param
@@ -280,11 +279,23 @@ class ComponentBase(pn.viewable.Viewer):
         A change made by another session (or a room thread) must only touch this session's Bokeh
         models from this session's document.
         """
+        if self._disposed:
+            return
         doc = self._doc
         if doc is None or pn.state.curdoc is doc or getattr(doc, "session_context", None) is None:
             fn(*args)
-        else:
-            doc.add_next_tick_callback(partial(fn, *args))
+            return
+        # the callback holds us weakly: a closing document must not keep a whole page alive
+        owner, method = weakref.ref(getattr(fn, "__self__", None) or self), getattr(fn, "__func__", None)
+
+        def later():
+            target = owner()
+            if target is None or target._disposed:
+                return
+            (method.__get__(target) if method is not None and getattr(fn, "__self__", None) is not None
+             else fn)(*args)
+
+        doc.add_next_tick_callback(later)
 
     def _on_session_destroyed(self, session_context) -> None:
         self.dispose()
