@@ -254,12 +254,11 @@ def test_sessions_that_followed_the_game_leave_nothing_on_old_or_new_contests(se
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "A page or component that schedules a refresh on a document whose session is closing (RoomPage.dispose "
-    "disconnects before it unwatches, so the page reschedules itself; another session's disconnect "
-    "reschedules pages closing in the same sweep) leaves a next-tick callback that holds it strongly on "
-    "that document, so a document the server keeps keeps the whole page. Fix: unwatch before "
-    "disconnecting, and make ComponentBase._schedule skip disposed components and hold the component "
-    "weakly in the callback it schedules. Remove this mark when fixed (strict: it then fails)."))
+    "ComponentBase._schedule's next-tick callback still closes over ``fn``, a bound method of the "
+    "component, so a refresh left pending on a closing session's Document holds the component (and through "
+    "it the page) strongly for as long as the server keeps that Document. Hold the method weakly "
+    "(weakref.WeakMethod) and do not close over ``fn``; with that change this test passes. Remove this mark "
+    "when fixed (strict: it then fails)."))
 def test_closed_sessions_leave_no_live_views_even_while_the_server_keeps_their_documents(served):
     """The live view objects of closed sessions go back to none, whatever the server still holds.
 
