@@ -41,6 +41,7 @@ serve: setup
 
 bench: setup
 	$(PY) benchmarks/bench_odds.py
+	$(PY) benchmarks/bench_room.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts
