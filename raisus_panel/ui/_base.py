@@ -286,14 +286,15 @@ class ComponentBase(pn.viewable.Viewer):
             fn(*args)
             return
         # the callback holds us weakly: a closing document must not keep a whole page alive
-        owner, method = weakref.ref(getattr(fn, "__self__", None) or self), getattr(fn, "__func__", None)
+        me = weakref.ref(self)
+        method = weakref.WeakMethod(fn) if getattr(fn, "__self__", None) is not None else None
+        plain = None if method is not None else fn
 
         def later():
-            target = owner()
-            if target is None or target._disposed:
-                return
-            (method.__get__(target) if method is not None and getattr(fn, "__self__", None) is not None
-             else fn)(*args)
+            owner = me()
+            target = method() if method is not None else plain
+            if owner is not None and not owner._disposed and target is not None:
+                target(*args)
 
         doc.add_next_tick_callback(later)
 

@@ -253,12 +253,6 @@ def test_sessions_that_followed_the_game_leave_nothing_on_old_or_new_contests(se
     assert census(room, [first, second]) == {**baseline, "contests": 0, "units": 0}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ComponentBase._schedule's next-tick callback still closes over ``fn``, a bound method of the "
-    "component, so a refresh left pending on a closing session's Document holds the component (and through "
-    "it the page) strongly for as long as the server keeps that Document. Hold the method weakly "
-    "(weakref.WeakMethod) and do not close over ``fn``; with that change this test passes. Remove this mark "
-    "when fixed (strict: it then fails)."))
 def test_closed_sessions_leave_no_live_views_even_while_the_server_keeps_their_documents(served):
     """The live view objects of closed sessions go back to none, whatever the server still holds.
 
