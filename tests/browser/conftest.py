@@ -87,7 +87,9 @@ class Server:
     stop = kill
 
 
-@pytest.fixture(scope="session")
+# module scope: sync Playwright keeps an event loop running in this thread while it is open, which
+# would break later tests that run their own loop (tests/room_served)
+@pytest.fixture(scope="module")
 def browser():
     if not Path(CHROMIUM).exists():
         if os.environ.get("RAISUS_REQUIRE_BROWSER") == "1":
