@@ -62,6 +62,15 @@ def create_in_store(store: Store, title: str = "Risus", *, room_id: str | None =
     return room_id
 
 
+def _check_key(actor, name, args) -> tuple | None:
+    """What :meth:`Room.check` answers depend on besides the state, or None if it cannot be a key."""
+    try:
+        frozen = json.dumps(args or {}, sort_keys=True)
+        return (actor.key, name, frozen)
+    except (TypeError, ValueError, AttributeError):
+        return None
+
+
 def _same(old, new) -> bool:
     """Equal for publishing: objects by identity, data by value (so watchers fire only on change)."""
     if old is new:
@@ -149,6 +158,8 @@ class Room(param.Parameterized):
         self._public: list[dict] = []
         self._recent: OrderedDict[str, tuple[tuple[str, str], list[dict]]] = OrderedDict()
         self._state = RoomState(self.dice)
+        # check()'s answers for the current state: (actor key, command, arguments) -> refusal or None
+        self._checked: dict[tuple, RuleError | None] = {}
         with self._lock:
             self._reset_log(store.read(room_id))
             self._reproject()
@@ -258,6 +269,18 @@ class Room(param.Parameterized):
         real dice) for contest commands.
         """
         with self._lock:
+            key = _check_key(actor, name, args)
+            if key is not None and key in self._checked:
+                refusal = self._checked[key]
+            else:
+                refusal = self._dry_run(actor, name, args)
+                if key is not None:
+                    self._checked[key] = refusal
+            if refusal is not None:
+                raise refusal
+
+    def _dry_run(self, actor: Actor, name: str, args: dict | None) -> RuleError | None:
+        try:
             name, args = check_arguments(name, args, self._state)
             authorize(self._state, actor, name, args)
             if name == "undo":
@@ -266,9 +289,12 @@ class Room(param.Parameterized):
                 method, pos, kw = prepare_contest_command(self._state, name, args)
                 refusal = self._state.contest.why_not_error(method, *pos, **kw)
                 if refusal is not None:
-                    raise refusal
+                    return refusal
             else:
                 ROOM_PLANS[name](self._state, actor, args, dice=self.dice, dry=True)
+        except RuleError as exc:
+            return exc.with_traceback(None)
+        return None
 
     def _command_id(self, command_id) -> str:
         if command_id is None:
@@ -389,6 +415,7 @@ class Room(param.Parameterized):
 
     def _publish(self) -> None:
         """Project the state onto the parameters in one update; only what changed, so watchers fire once."""
+        self._checked.clear()  # the answers were for the state before
         state = self._state
         values = {
             "title": state.title, "characters": list(state.characters.values()), "contest": state.contest,
