@@ -56,7 +56,8 @@ class RoomRegistry:
     store
         Where rooms and link hashes are kept.
     dice_factory
-        Makes the dice source of each room loaded (seeded from the OS by default).
+        Makes the dice source of each room loaded or created (seeded from the OS by default). Also
+        an attribute: a test or a demo may set it to play rooms on known dice.
 
     Notes
     -----
@@ -66,12 +67,12 @@ class RoomRegistry:
 
     def __init__(self, store: Store, *, dice_factory=None):
         self.store = store
-        self._dice_factory = dice_factory
+        self.dice_factory = dice_factory
         self._rooms: dict[str, Room] = {}
         self._lock = threading.RLock()
 
     def _dice(self):
-        return self._dice_factory() if self._dice_factory else None
+        return self.dice_factory() if self.dice_factory else None
 
     def _new_links(self, room_id: str) -> tuple[RoomLinks, dict]:
         links = RoomLinks(room_id, new_token(room_id), new_token(room_id), new_token(room_id))
