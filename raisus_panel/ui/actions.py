@@ -368,14 +368,29 @@ class SessionActions(Actions):
         return self._session
 
     def _mirror(self) -> None:
+        """Copy the room's state onto the parameters -- only what changed, so watchers fire only then."""
         room = self._session.room
+        changes = {}
+        contest = getattr(room, "contest", None)
+        if contest is not self.contest:
+            changes["contest"] = contest
+        characters = getattr(room, "characters", None) or []
+        if characters is not getattr(self, "_mirrored_characters", None):
+            self._mirrored_characters = characters  # the room replaces the list when it changes
+            if list(characters) != self.characters:
+                changes["characters"] = list(characters)
         # the session's own view of the checks includes the GM's secret rolls only for the GM
         checks = getattr(self._session, "checks", None)
         if checks is None:
             checks = getattr(room, "checks", None)
-        self.param.update(contest=getattr(room, "contest", None),
-                          characters=list(getattr(room, "characters", None) or []),
-                          checks=list(checks or []), seq=max(0, int(getattr(room, "seq", 0) or 0)))
+        checks = list(checks or [])
+        if checks != self.checks:
+            changes["checks"] = checks
+        seq = max(0, int(getattr(room, "seq", 0) or 0))
+        if seq != self.seq:
+            changes["seq"] = seq
+        if changes:
+            self.param.update(**changes)
 
     def act(self, command: str, /, **args):
         """Send the command to the room (which raises when it refuses).
