@@ -6,7 +6,7 @@ import panel as pn
 import param
 
 from raisus_panel.room import RoomRegistry
-from raisus_panel.ui._base import ComponentBase, esc, style
+from raisus_panel.ui._base import HTML, ComponentBase, esc, style
 
 from .settings import app_base_url
 
@@ -28,7 +28,7 @@ class JoinPage(ComponentBase):
     personal_link = param.String(default="", doc="""The joined player's personal link.""")
 
     def _build(self) -> None:
-        self._heading = pn.pane.HTML(sizing_mode="stretch_width")
+        self._heading = HTML(sizing_mode="stretch_width")
         self._name = pn.widgets.TextInput(max_length=80, width=260)
         self._join = pn.widgets.Button(**style("primary"))
         self._join.on_click(lambda e: self._do_join())

@@ -6,7 +6,7 @@ import panel as pn
 import param
 
 from raisus_panel.room import RoomRegistry
-from raisus_panel.ui._base import ComponentBase, esc, style
+from raisus_panel.ui._base import HTML, ComponentBase, esc, style
 
 from .settings import app_base_url
 
@@ -28,7 +28,7 @@ class Lobby(ComponentBase):
         The links of the room just made, by role ("gm", "player", "spectator"), or None.""")
 
     def _build(self) -> None:
-        self._heading = pn.pane.HTML(sizing_mode="stretch_width")
+        self._heading = HTML(sizing_mode="stretch_width")
         self._title = pn.widgets.TextInput(max_length=80, width=320)
         self._gm_name = pn.widgets.TextInput(max_length=80, width=200)
         self._create = pn.widgets.Button(**style("primary"))
@@ -84,7 +84,7 @@ class Lobby(ComponentBase):
         if not self.links:
             self._links_box.objects = []
             return
-        rows = [pn.pane.HTML(f"<p>{esc(self._t('dashboard.lobby.links_intro'))}</p>")]
+        rows = [HTML(f"<p>{esc(self._t('dashboard.lobby.links_intro'))}</p>")]
         for role in ("gm", "player", "spectator"):
             rows.append(pn.widgets.TextInput(name=self._t(f"dashboard.link.{role}"), value=self.links[role],
                                              disabled=False, sizing_mode="stretch_width",

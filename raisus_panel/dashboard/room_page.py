@@ -11,7 +11,7 @@ from raisus_panel.i18n import LANGUAGES
 from raisus_panel.room import RoomSession
 from raisus_panel.ui import (ActionCheckPanel, CharacterSheet, ContestTable, LiveOdds, RoundLog, ScoreChart,
                              SessionActions)
-from raisus_panel.ui._base import ComponentBase, esc, style
+from raisus_panel.ui._base import HTML, ComponentBase, esc, style
 
 _NEW = "__new__"
 
@@ -42,6 +42,8 @@ class RoomPage(ComponentBase):
 
     # -- layout -----------------------------------------------------------------------------------
     def _build(self) -> None:
+        self._roster_shown = False
+        self._roster_behind = True
         session = self.session
         actions = self.actions
         self._children = [
@@ -49,12 +51,12 @@ class RoomPage(ComponentBase):
             RoundLog(actions=actions), ActionCheckPanel(actions=actions), CharacterSheet(actions=actions),
         ]
         self._table, self._chart, self._odds, self._log, self._check, self._sheet = self._children
-        self._title = pn.pane.HTML(sizing_mode="stretch_width", css_classes=["raisus-room-title"])
-        self._presence = pn.pane.HTML(sizing_mode="stretch_width", css_classes=["raisus-presence"])
+        self._title = HTML(sizing_mode="stretch_width", css_classes=["raisus-room-title"])
+        self._presence = HTML(sizing_mode="stretch_width", css_classes=["raisus-presence"])
         self._lang = pn.widgets.RadioButtonGroup(options=list(LANGUAGES), value=self.language, width=110,
                                                  **style("light", outline=True))
         self._lang.param.watch(lambda e: self._set_lang(e.new), "value")
-        self._roster = pn.pane.HTML(sizing_mode="stretch_width", css_classes=["raisus-roster"])
+        self._roster = HTML(sizing_mode="stretch_width", css_classes=["raisus-roster"])
         # a Viewer has no ``visible`` of its own: hide the sheet through a layout around it
         self._sheet_box = pn.Column(self._sheet, sizing_mode="stretch_width")
         self._pick = pn.widgets.Select(width=260)
@@ -62,16 +64,33 @@ class RoomPage(ComponentBase):
         self._export = pn.widgets.FileDownload(callback=self._export_room, filename="raisus-room.json",
                                                **style("light", outline=True))
         self._export.visible = session.actor.is_gm
-        self._tabs = pn.Tabs(dynamic=False, sizing_mode="stretch_width")
+        # dynamic: only the open tab has Bokeh models in the browser (and only its components refresh)
+        self._tabs = pn.Tabs(dynamic=True, sizing_mode="stretch_width")
+        self._tabs.param.watch(lambda e: self._show_tab(), "active")
         self._layout = pn.Column(
             pn.Row(self._title, self._lang, sizing_mode="stretch_width"), self._presence, self._error,
             self._tabs, sizing_mode="stretch_width", css_classes=["raisus-room"])
+        self._watch(session.room, self._on_header, "title", "presence")
         # ``seq`` too: a contest changes the characters' scores in place, and the roster shows them
-        self._watch(session.room, self._on_room, "title", "presence", "players", "characters", "seq")
+        self._watch(session.room, self._on_roster, "players", "characters", "seq")
         if self._doc is not None and getattr(self._doc, "session_context", None) is not None:
             self.session_id = self.session_id or self._doc.session_context.id
         if self.session_id:
             session.connect(self.session_id)
+
+    def _tab_children(self) -> list[list[ComponentBase]]:
+        """The components on each tab, in the order of :meth:`_tab_contents`."""
+        return [[self._table, self._chart, self._odds], [self._log], [self._sheet], [self._check], []]
+
+    def _show_tab(self) -> None:
+        """Let the components of the open tab refresh; the others wait until their tab opens."""
+        active = self._tabs.active
+        self._roster_shown = active == 2
+        for i, children in enumerate(self._tab_children()):
+            for child in children:
+                child.set_shown(i == active)
+        if self._roster_shown and self._roster_behind:
+            self._show_roster()
 
     def _tab_contents(self):
         charts = pn.Row(self._chart, self._odds, sizing_mode="stretch_width")
@@ -90,7 +109,10 @@ class RoomPage(ComponentBase):
         self._tabs[:] = self._tab_contents()
         self._tabs.active = min(active, len(self._tabs) - 1)
         self._export.label = self._t("dashboard.export")
-        self._on_room()
+        self._show_tab()
+        self._show_header()
+        self._roster_behind = True
+        self._show_roster()
 
     def _set_lang(self, lang: str) -> None:
         """Switch this tab's language only (other people keep theirs)."""
@@ -99,10 +121,13 @@ class RoomPage(ComponentBase):
         self.lang = lang
 
     # -- state --------------------------------------------------------------------------------------
-    def _on_room(self, *_) -> None:
-        self._schedule(self._show_room)
+    def _on_header(self, *_) -> None:
+        self._schedule(self._show_header)
 
-    def _show_room(self) -> None:
+    def _on_roster(self, *_) -> None:
+        self._schedule(self._show_roster)
+
+    def _show_header(self) -> None:
         room, actor = self.session.room, self.session.actor
         role = self._t(f"role.{actor.role.value}")
         who = f" · {esc(actor.name)}" if actor.name else ""
@@ -111,6 +136,14 @@ class RoomPage(ComponentBase):
         people = ", ".join(f"{esc(name or self._t('role.' + r))} ({esc(self._t('role.' + r))})"
                            for r, name in here) or "-"
         self._presence.object = f"<p>{esc(self._t('dashboard.presence'))}: {people}</p>"
+
+    def _show_roster(self) -> None:
+        """The characters tab: the roster and the picker of characters this person may edit."""
+        if not self._roster_shown:
+            self._roster_behind = True
+            return
+        self._roster_behind = False
+        room, actor = self.session.room, self.session.actor
         rows = []
         for char in room.characters:
             owner = room.players.get(char.owner, "") if char.owner else self._t("dashboard.npc")

@@ -15,10 +15,12 @@ import weakref
 
 import panel as pn
 import param
+from bokeh.models import Tooltip
 
 from raisus_panel import i18n
 from raisus_panel.i18n import LANGUAGES
 
+from . import _batch
 from .actions import Actions, ContestActions, refusals
 
 #: ASCII punctuation, which Markdown lets a backslash escape, except the ``&`` and ``;`` of the entities
@@ -72,6 +74,10 @@ DISABLED_CSS = """
 """
 
 
+#: A tooltip wraps long reasons (Panel's own tooltips do the same).
+_TOOLTIP_CSS = ":host { white-space: initial; max-width: 300px; }"
+
+
 def style(kind: str = "default", outline: bool = False) -> dict:
     """Keyword arguments that colour a button (or button group) on any Panel 1.x, and make it look
     disabled when it is.
@@ -94,6 +100,45 @@ def set_options(select, options, prefer=None) -> None:
         value = prefer if prefer in values else (values[0] if values else None)
     if select.options != options or select.value != value:
         select.param.update(options=options, value=value)
+
+
+class HTML(pn.pane.HTML):
+    """An HTML pane whose updates send only what changed in it (its text, usually).
+
+    Panel's HTML pane recomputes all its properties when its text changes, style sheets included,
+    as new Bokeh models: every update of every pane then re-sends them and makes a served page walk
+    its whole document again. Style sheets set on the pane still go through as usual.
+    """
+
+    _text_only = False
+
+    def _update(self, ref, model) -> None:
+        self._text_only = True
+        try:
+            super()._update(ref, model)
+        finally:
+            self._text_only = False
+
+    def _process_param_change(self, params):
+        params = super()._process_param_change(params)
+        if self._text_only:
+            params.pop("stylesheets", None)
+        return params
+
+
+def hint(button) -> str | None:
+    """The text of a button's tooltip (why it is disabled, or what it does), or None."""
+    tip = button.description
+    return tip.content if isinstance(tip, Tooltip) else tip
+
+
+def set_objects(layout, objects) -> None:
+    """Give a layout new children only if they differ: the same objects in the same order leave it
+    alone. A served page re-walks its whole document for every new list of children."""
+    objects = list(objects)
+    current = layout.objects
+    if len(current) != len(objects) or any(a is not b for a, b in zip(current, objects)):
+        layout.objects = objects
 
 
 def _weak_relay(obj: param.Parameterized, method):
@@ -142,6 +187,8 @@ class ComponentBase(pn.viewable.Viewer):
         self._contest_watchers: list[tuple[param.Parameterized, object]] = []
         self._watched_contest = None
         self._disposed = False
+        self._shown = True
+        self._behind = False  # a refresh was skipped while hidden
         # served: remember our own document, so changes made from another session or thread are
         # applied on it, and clean up when the tab closes
         self._doc = pn.state.curdoc
@@ -269,34 +316,39 @@ class ComponentBase(pn.viewable.Viewer):
         return self.actions.contest
 
     def _refresh_now(self, *_) -> None:
-        if not self._disposed:
-            self._refresh()
-            self._version += 1
+        if self._disposed:
+            return
+        if not self._shown:
+            self._behind = True
+            return
+        self._behind = False
+        self._refresh()
+        self._version += 1
+
+    def set_shown(self, shown: bool) -> None:
+        """Tell the component whether it is on screen (e.g. in the active tab of a page).
+
+        A hidden component skips its refreshes -- on a shared room, every open page would otherwise
+        redraw what nobody looks at after every command -- and catches up once shown again.
+        """
+        self._shown = bool(shown)
+        if self._shown and self._behind:
+            self._refresh_now()
 
     def _schedule(self, fn, *args) -> None:
-        """Run ``fn`` now if we are on our own document (or none), else on our document's next tick.
+        """Run ``fn`` now without a served document, else in the document's next update batch.
 
-        A change made by another session (or a room thread) must only touch this session's Bokeh
-        models from this session's document.
+        Served, a change made by any session (or a room thread) must only touch this session's Bokeh
+        models from this session's document, and all the changes of one command should reach the
+        browser as one message: see :mod:`._batch`. Asked again before the batch runs, ``fn`` still
+        runs once.
         """
         if self._disposed:
             return
-        doc = self._doc
-        if doc is None or pn.state.curdoc is doc or getattr(doc, "session_context", None) is None:
+        if not _batch.served(self._doc):
             fn(*args)
             return
-        # the callback holds us weakly: a closing document must not keep a whole page alive
-        me = weakref.ref(self)
-        method = weakref.WeakMethod(fn) if getattr(fn, "__self__", None) is not None else None
-        plain = None if method is not None else fn
-
-        def later():
-            owner = me()
-            target = method() if method is not None else plain
-            if owner is not None and not owner._disposed and target is not None:
-                target(*args)
-
-        doc.add_next_tick_callback(later)
+        _batch.schedule(self._doc, self, fn, *args)
 
     def _on_session_destroyed(self, session_context) -> None:
         self.dispose()
@@ -323,15 +375,35 @@ class ComponentBase(pn.viewable.Viewer):
         return self._why_not(command, **args) is None
 
     def _offer(self, button, command: str, /, **args) -> bool:
-        """Enable ``button`` if ``command`` would be accepted now, else disable it and say why on hover."""
+        """Enable ``button`` if ``command`` would be accepted now, else disable it.
+
+        Its tooltip says why not, or else what the command does.
+        """
         reason = self._why_not(command, **args)
-        button.param.update(disabled=reason is not None, description=reason)
+        button.disabled = reason is not None
+        self._tip(button, reason if reason is not None else self._t(f"help.{command}"))
         return reason is None
 
-    @staticmethod
-    def _withhold(button) -> None:
-        """Disable ``button`` for a command not fully set up yet (no reason to show)."""
-        button.param.update(disabled=True, description=None)
+    def _withhold(self, button, command: str) -> None:
+        """Disable ``button`` for a command not fully set up yet; its tooltip says what is missing."""
+        button.disabled = True
+        self._tip(button, self._t(f"help.first.{command}"))
+
+    def _tip(self, button, text: str) -> None:
+        """Show ``text`` (plain text, never HTML) when the pointer rests on ``button``.
+
+        Served, a button keeps one tooltip model whose text changes: a new model would make Bokeh
+        walk the page's whole document again on every update. In a notebook a page may be shown in
+        several outputs (documents), which must not share a model, so a new tooltip is made.
+        """
+        current = button.description
+        if isinstance(current, Tooltip):
+            if current.content == text:
+                return
+            if _batch.served(self._doc):
+                current.content = text
+                return
+        button.description = Tooltip(content=text, position="right", stylesheets=[_TOOLTIP_CSS])
 
     def _run(self, command: str, /, **args):
         """Give a command; show a refusal in place (nothing changed) and return None, else the result."""

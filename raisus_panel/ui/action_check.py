@@ -8,7 +8,7 @@ import param
 from raisus_panel.rules import TN_PRESETS, RuleError, RulesProfile, effective_tn, odds
 from raisus_panel.rules.check import MAX_TN
 
-from ._base import ComponentBase, esc, percent, set_options, style
+from ._base import HTML, ComponentBase, esc, percent, set_options, style
 
 _SUITABILITY = ("suitable", "unsuitable", "very unsuitable")
 
@@ -49,20 +49,20 @@ class ActionCheckPanel(ComponentBase):
         self._secret = pn.widgets.Checkbox(value=False, visible=False)
         self._roll = pn.widgets.Button(**style("primary"))
         self._roll.on_click(lambda e: self.roll())
-        self._title = pn.pane.HTML(margin=(0, 10))
+        self._title = HTML(margin=(0, 10))
         self._preset.param.watch(self._on_preset, "value")
         self._tn.param.watch(self._on_tn, "value")
         self._character.param.watch(lambda e: self._fill_cliches(), "value")
         for widget in (self._cliche, self._tn, self._suitability, self._adjustment, self._automatic,
                        self._secret):
             widget.param.watch(lambda e: self._sync_roll(), "value")
-        self._chance = pn.pane.HTML(pn.bind(self._chance_html, self._character, self._cliche, self._tn,
+        self._chance = HTML(pn.bind(self._chance_html, self._character, self._cliche, self._tn,
                                             self._suitability, self._adjustment, self._automatic,
                                             self.param.lang, self.param._version),
                                     sizing_mode="stretch_width")
-        self._outcome = pn.pane.HTML(pn.bind(self._result_html, self.param.result, self.param.lang, self.param._version),
+        self._outcome = HTML(pn.bind(self._result_html, self.param.result, self.param.lang, self.param._version),
                                      sizing_mode="stretch_width")
-        self._log = pn.pane.HTML(pn.bind(self._log_html, self.param.log_length, self.param.lang,
+        self._log = HTML(pn.bind(self._log_html, self.param.log_length, self.param.lang,
                                          self.param._version), sizing_mode="stretch_width")
         self._layout = pn.Column(
             self._title, self._character, self._cliche, self._preset,
@@ -122,7 +122,7 @@ class ActionCheckPanel(ComponentBase):
         if self._character.value and self._cliche.value:
             self._offer(self._roll, "action_check", **self.check_args())
         else:
-            self._withhold(self._roll)
+            self._withhold(self._roll, "action_check")
 
     def _on_preset(self, event) -> None:
         if event.new != "custom" and self._tn.value != event.new:

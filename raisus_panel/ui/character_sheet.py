@@ -12,7 +12,7 @@ import param
 from raisus_panel.rules import MAX_MOB_RATING, MAX_RATING, Character, GruntMob, RuleError
 from raisus_panel.rules.character import new_uid
 
-from ._base import ComponentBase, style
+from ._base import HTML, ComponentBase, set_objects, style
 
 
 class CharacterSheet(ComponentBase):
@@ -70,11 +70,11 @@ class CharacterSheet(ComponentBase):
         self._revert.on_click(lambda e: self._load(self.character))
         self._import = pn.widgets.FileInput(accept=".json,application/json", multiple=False)
         self._import.param.watch(self._on_import, "value")
-        self._import_label = pn.pane.HTML(margin=(5, 10, 0, 10))
+        self._import_label = HTML(margin=(5, 10, 0, 10))
         self._export = pn.widgets.FileDownload(callback=self._export_json, filename="character.json",
                                                **style(outline=True), embed=False)
-        self._title = pn.pane.HTML(margin=(0, 10))
-        self._mob_labels = pn.pane.HTML(margin=(0, 10))
+        self._title = HTML(margin=(0, 10))
+        self._mob_labels = HTML(margin=(0, 10))
         for w in (self._kind, self._name, self._description, self._member_rating, self._count):
             w.param.watch(self._on_edit, "value")
         self._kind.param.watch(lambda e: self._kind_changed(), "value")
@@ -124,6 +124,7 @@ class CharacterSheet(ComponentBase):
                                            width=90),
             "remove": pn.widgets.Button(**style(outline=True), width=70, align="end"),
         }
+        row["view"] = pn.Row(row["name"], row["rating"], row["current"], row["remove"], sizing_mode="stretch_width")
         row["remove"].on_click(lambda e, r=row: self._remove_row(r))
         row["rating"].param.watch(lambda e, r=row: self._rating_changed(r, e), "value")
         for key in ("name", "rating", "current"):
@@ -143,8 +144,7 @@ class CharacterSheet(ComponentBase):
         self._on_edit()
 
     def _sync_rows(self) -> None:
-        self._rows_box.objects = [pn.Row(r["name"], r["rating"], r["current"], r["remove"],
-                                         sizing_mode="stretch_width") for r in self._rows]
+        set_objects(self._rows_box, [r["view"] for r in self._rows])
         self._add.disabled = self._kind.value == "grunt_mob" and len(self._rows) >= 1
 
     def _kind_changed(self) -> None:
@@ -197,7 +197,7 @@ class CharacterSheet(ComponentBase):
         if self._valid:
             self._offer(self._save, "save_character", data=self.draft())
         else:
-            self._withhold(self._save)
+            self._withhold(self._save, "save_character")
         self._export.filename = self._filename()
 
     def _load(self, character: Character | None) -> None:

@@ -8,7 +8,7 @@ import param
 from raisus_panel.rules import CharacterTeam, RuleError
 
 from . import _derive as d
-from ._base import ComponentBase, esc, set_options, team_pool_text, style
+from ._base import HTML, ComponentBase, esc, set_objects, set_options, style, team_pool_text
 from .team_builder import TeamBuilder
 
 _NONE = ""  # the "nothing chosen yet" value of pickers
@@ -47,8 +47,8 @@ class ContestTable(ComponentBase):
         self._cards: dict[str, dict] = {}
         self._fate_rows: dict[str, dict] = {}
         self._side_uids: list[list[str]] = [[], []]
-        self._header = pn.pane.HTML(sizing_mode="stretch_width")
-        self._side_titles = [pn.pane.HTML(), pn.pane.HTML()]
+        self._header = HTML(sizing_mode="stretch_width")
+        self._side_titles = [HTML(), HTML()]
         self._side_boxes = [pn.Column(sizing_mode="stretch_width"), pn.Column(sizing_mode="stretch_width")]
         self._builders = [TeamBuilder(actions=self.actions, side=s, lang=self.lang) for s in (0, 1)]
         self._builder_box = pn.Row(*self._builders, sizing_mode="stretch_width")
@@ -76,9 +76,9 @@ class ContestTable(ComponentBase):
         self._tickets = pn.widgets.Button(**style(outline=True))
         self._tickets.on_click(lambda e: self._run("give_tickets", name=self._ticket_name.value or None))
         self._ticket_box = pn.Row(self._ticket_name, self._tickets)
-        self._last_roll = pn.pane.HTML(sizing_mode="stretch_width")
+        self._last_roll = HTML(sizing_mode="stretch_width")
         # the end
-        self._result = pn.pane.HTML(sizing_mode="stretch_width")
+        self._result = HTML(sizing_mode="stretch_width")
         self._fates_box = pn.Column(sizing_mode="stretch_width")
         self._recover_char = pn.widgets.Select(options={})
         self._recover_char.param.watch(lambda e: self._sync_recover(), "value")
@@ -99,11 +99,11 @@ class ContestTable(ComponentBase):
                                                else self._end_winner.value))
         self._end_box = pn.Row(self._outcome, self._end_winner, self._end, sizing_mode="stretch_width")
         # a new contest
-        self._setup_title = pn.pane.HTML()
+        self._setup_title = HTML()
         self._setup_name = pn.widgets.TextInput(sizing_mode="stretch_width")
         self._setup_sides = [pn.widgets.CheckBoxGroup(options={}, value=[], inline=False) for _ in (0, 1)]
         # a CheckBoxGroup does not show its name: each side's list gets a header
-        self._setup_side_titles = [pn.pane.HTML(margin=(5, 10, 0, 10)) for _ in (0, 1)]
+        self._setup_side_titles = [HTML(margin=(5, 10, 0, 10)) for _ in (0, 1)]
         self._setup_single = pn.widgets.Checkbox(value=False)
         self._start = pn.widgets.Button(**style("primary"))
         self._start.on_click(lambda e: self.start())
@@ -136,6 +136,12 @@ class ContestTable(ComponentBase):
     def _on_own_actions(self, event) -> None:
         for b in self._builders:
             b.actions = event.new
+
+    def set_shown(self, shown: bool) -> None:
+        """Whether the table is on screen (its team builders follow it); see ComponentBase."""
+        super().set_shown(shown)
+        for b in self._builders:
+            b.set_shown(shown)
 
     def dispose(self) -> None:
         """Remove every watcher on shared state, the team builders' too."""
@@ -196,7 +202,7 @@ class ContestTable(ComponentBase):
         if card is not None and card["team"] == isinstance(u, CharacterTeam):
             return card
         uid = u.uid
-        card = {"team": isinstance(u, CharacterTeam), "head": pn.pane.HTML(sizing_mode="stretch_width"),
+        card = {"team": isinstance(u, CharacterTeam), "head": HTML(sizing_mode="stretch_width"),
                 "approve": pn.widgets.Button(**style("warning", outline=True))}
         card["approve"].on_click(lambda e: self._run("approve", unit=uid))
         if card["team"]:
@@ -221,7 +227,7 @@ class ContestTable(ComponentBase):
         row = card["members"].get(member.uid)
         if row is None:
             uid = member.uid
-            row = {"label": pn.pane.HTML(sizing_mode="stretch_width"),
+            row = {"label": HTML(sizing_mode="stretch_width"),
                    "volunteer": pn.widgets.Button(**style("warning", outline=True), width=110),
                    "drop": pn.widgets.Button(**style(outline=True), width=110),
                    "assign": pn.widgets.Button(**style(outline=True), width=110)}
@@ -283,7 +289,7 @@ class ContestTable(ComponentBase):
                 row["assign"].visible = contest.profile.team_loss == "leader_assigns"
                 self._offer(row["assign"], "assign_loss", member=m.uid)
                 rows.append(row["view"])
-            card["members_box"].objects = rows
+            set_objects(card["members_box"], rows)
             self._offer(card["disband"], "disband", team=uid)
         else:
             chosen = contest.chosen(uid)
@@ -331,7 +337,7 @@ class ContestTable(ComponentBase):
         # units
         for s in (0, 1):
             self._side_titles[s].object = f"<h4>{esc(t(f'side.{s}'))}</h4>"
-            self._side_boxes[s].objects = [self._sync_card(contest, u) for u in contest.sides[s]]
+            set_objects(self._side_boxes[s], [self._sync_card(contest, u) for u in contest.sides[s]])
         live = {u.uid for u in d.units(contest)}
         self._cards = {k: v for k, v in self._cards.items() if k in live}
         # round controls
@@ -367,19 +373,19 @@ class ContestTable(ComponentBase):
         if self._attacker.value and self._target.value:
             self._offer(self._exchange, "exchange", attacker=self._attacker.value, target=self._target.value)
         else:
-            self._withhold(self._exchange)
+            self._withhold(self._exchange, "exchange")
         self._offer(self._end_round, "end_round")
         self._offer(self._tickets, "give_tickets")
         self._offer(self._end, "end", outcome=_TEXT_LATER)
         if self.actions.supports("close_contest"):
             self._offer(self._close, "close_contest")
         else:
-            self._withhold(self._close)
+            self._close.disabled = True  # a room without it: the button stays hidden
         if self._recover_char.value:
             self._offer(self._recover, "recover", character=self._recover_char.value,
                         cliche=self._recover_cliche.value or None)
         else:
-            self._withhold(self._recover)
+            self._withhold(self._recover, "recover")
 
     def _sync_exchange_pickers(self, contest) -> None:
         active = [u for s in (0, 1) for u in contest.active_units(s)]
@@ -412,10 +418,10 @@ class ContestTable(ComponentBase):
         for uid in owed:
             row = self._fate_rows.get(uid)
             if row is None:
-                row = {"label": pn.pane.HTML(width=160), "text": pn.widgets.TextInput(sizing_mode="stretch_width"),
+                row = {"label": HTML(width=160), "text": pn.widgets.TextInput(sizing_mode="stretch_width"),
                        "decide": pn.widgets.Button(**style("primary")),
                        "veto": pn.widgets.Button(**style("danger", outline=True)),
-                       "fate": pn.pane.HTML(sizing_mode="stretch_width")}
+                       "fate": HTML(sizing_mode="stretch_width")}
                 row["decide"].on_click(lambda e, u=uid: self.decide_fate(u))
                 row["veto"].on_click(lambda e, u=uid: self._run("veto_fate", character=u))
                 row["text"].param.update(name=t("contest.fate"), placeholder=t("contest.fate_placeholder"))
@@ -433,7 +439,7 @@ class ContestTable(ComponentBase):
             self._offer(row["veto"], "veto_fate", character=uid)
             rows.append(row["view"])
         self._fate_rows = {k: v for k, v in self._fate_rows.items() if k in owed}
-        self._fates_box.objects = rows
+        set_objects(self._fates_box, rows)
 
     def _sync_setup(self) -> None:
         chars = self.actions.all_characters()

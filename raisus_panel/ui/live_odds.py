@@ -13,7 +13,7 @@ from bokeh.plotting import figure
 from raisus_panel.rules import CharacterTeam, RuleError, odds
 
 from . import _derive as d
-from ._base import ComponentBase, esc, percent
+from ._base import HTML, ComponentBase, esc, percent
 from ._charts import PALETTE, apply_fonts, push, round_axis
 
 
@@ -144,7 +144,7 @@ class LiveOdds(ComponentBase):
         self._stale = True
         self._built_for = None
         self._source = ColumnDataSource(data=self._empty())
-        self._text = pn.pane.HTML(pn.bind(self._text_html, self.param.chances, self.param.lang,
+        self._text = HTML(pn.bind(self._text_html, self.param.chances, self.param.lang,
                                           self.param._version), sizing_mode="stretch_width")
         self._pane = pn.pane.Bokeh(sizing_mode="stretch_width", height=self.height)
         self.param.watch(lambda e: setattr(self._pane, "height", e.new), "height")

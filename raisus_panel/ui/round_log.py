@@ -6,7 +6,7 @@ import panel as pn
 import param
 
 from . import _derive as d
-from ._base import ComponentBase, esc
+from ._base import HTML, ComponentBase, esc
 
 
 class RoundLog(ComponentBase):
@@ -29,8 +29,8 @@ class RoundLog(ComponentBase):
         How many of the newest log entries to show.""")
 
     def _build(self) -> None:
-        self._title = pn.pane.HTML(margin=(0, 10))
-        self._body = pn.pane.HTML(sizing_mode="stretch_width", styles={"overflow-y": "auto"})
+        self._title = HTML(margin=(0, 10))
+        self._body = HTML(sizing_mode="stretch_width", styles={"overflow-y": "auto"})
         self.param.watch(lambda e: self._refresh_now(), "max_entries")
         self._layout = pn.Column(self._title, self._body, sizing_mode="stretch_width")
 

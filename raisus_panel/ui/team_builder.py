@@ -8,7 +8,7 @@ import param
 from raisus_panel.rules import CharacterTeam, RuleError
 
 from . import _derive as d
-from ._base import ComponentBase, esc, set_options, team_pool_text, style
+from ._base import HTML, ComponentBase, esc, set_objects, set_options, style, team_pool_text
 
 
 class TeamBuilder(ComponentBase):
@@ -33,18 +33,18 @@ class TeamBuilder(ComponentBase):
 
     def _build(self) -> None:
         self._syncing = False
-        self._title = pn.pane.HTML(margin=(0, 10))
+        self._title = HTML(margin=(0, 10))
         self._members = pn.widgets.CheckBoxGroup(options={}, value=[], inline=False)
         # a CheckBoxGroup does not show its name: the list gets a header (while it lists anyone)
-        self._members_title = pn.pane.HTML(margin=(5, 10, 0, 10), visible=False)
+        self._members_title = HTML(margin=(5, 10, 0, 10), visible=False)
         self._members.param.watch(lambda e: self._update(), "value")
         self._rows: dict[str, dict] = {}
         self._rows_box = pn.Column(sizing_mode="stretch_width")
         self._leader = pn.widgets.Select(options={}, visible=False)
         self._leader.param.watch(lambda e: self._update(), "value")
         self._team_name = pn.widgets.TextInput(sizing_mode="stretch_width")
-        self._preview = pn.pane.HTML(sizing_mode="stretch_width")
-        self._teams = pn.pane.HTML(sizing_mode="stretch_width")
+        self._preview = HTML(sizing_mode="stretch_width")
+        self._teams = HTML(sizing_mode="stretch_width")
         self._form = pn.widgets.Button(**style("primary"), disabled=True)
         self._form.on_click(lambda e: self.form())
         self.param.watch(lambda e: self._refresh_now(), "side")
@@ -99,9 +99,10 @@ class TeamBuilder(ComponentBase):
     def _row(self, char) -> dict:
         row = self._rows.get(char.uid)
         if row is None:
-            row = {"label": pn.pane.HTML(esc(char.name), width=120, margin=(10, 10, 0, 10)),
+            row = {"label": HTML(esc(char.name), width=120, margin=(10, 10, 0, 10)),
                    "cliche": pn.widgets.Select(options={}, width=180),
                    "appropriate": pn.widgets.Checkbox(value=True, align="end")}
+            row["view"] = pn.Row(row["label"], row["cliche"], row["appropriate"])
             row["cliche"].param.watch(lambda e: self._update(), "value")
             row["appropriate"].param.watch(lambda e: self._update(), "value")
             row["appropriate"].name = self._t("team.appropriate")
@@ -144,7 +145,7 @@ class TeamBuilder(ComponentBase):
         t = self._t
         selected = self._selected()
         rows = [self._row(c) for c in selected]
-        self._rows_box.objects = [pn.Row(r["label"], r["cliche"], r["appropriate"]) for r in rows]
+        set_objects(self._rows_box, [r["view"] for r in rows])
         tied = self.tied()
         need_leader = len(tied) > 1
         options = {t("team.pick_leader"): ""} | {c.name: c.uid for c in tied} if need_leader else {}
@@ -155,7 +156,7 @@ class TeamBuilder(ComponentBase):
         if ok:  # the name is checked when the team forms
             self._offer(self._form, "form_team", members=self.specs(), leader=self._leader.value or None)
         else:
-            self._withhold(self._form)
+            self._withhold(self._form, "form_team")
 
     def _draft(self) -> CharacterTeam:
         contest = self.contest

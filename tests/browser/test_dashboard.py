@@ -131,6 +131,16 @@ def log_entries(page):
     return page.locator(".raisus-log-entry")
 
 
+def expect_log(page, count: int, who: str = "") -> None:
+    """The Log tab lists ``count`` entries (waiting for them); the page goes back to the Table tab.
+
+    Tabs are dynamic: only the open one is in the page, so the log is read on its own tab.
+    """
+    tab(page, "dashboard.tab.log")
+    expect(log_entries(page), who).to_have_count(count)
+    tab(page, "dashboard.tab.table")
+
+
 def presence(page):
     return page.locator(".raisus-presence")
 
@@ -309,7 +319,7 @@ def test_a_live_game_with_refusals_and_a_crash(dash, new_page):
     def everyone_sees(room: Room, what: str) -> None:
         for who, page in pages.items():
             wait_chart_len(page, len(room.contest.history))
-            expect(log_entries(page), f"{who} after {what}").to_have_count(log_size(room))
+            expect_log(page, log_size(room), f"{who} after {what}")
 
     form_team_as_gm(gm)
     room = truth(dash, seeded.room_id)
@@ -420,7 +430,7 @@ def test_a_live_game_with_refusals_and_a_crash(dash, new_page):
     after = truth(dash, seeded.room_id)
     assert after.contest.round == n
     wait_chart_len(spectator, len(after.contest.history))
-    expect(log_entries(spectator)).to_have_count(log_size(after))
+    expect_log(spectator, log_size(after))
     for guard in (gm_guard, ann_guard, spec_guard):
         guard.check()
     for page in (gm, ann, spectator):
@@ -430,7 +440,7 @@ def test_a_live_game_with_refusals_and_a_crash(dash, new_page):
 def check_game(page, roster, log, chart) -> None:
     """A page shows the game as the store has it: scores (roster), round log and chart points."""
     wait_chart_len(page, chart)
-    expect(log_entries(page)).to_have_count(log)
+    expect_log(page, log)
     tab(page, "dashboard.tab.characters")
     expect_roster(page, roster)
     tab(page, "dashboard.tab.table")

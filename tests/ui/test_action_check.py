@@ -6,6 +6,7 @@ from fractions import Fraction
 
 from raisus_panel.rules import Character, ScriptedDice, odds
 from raisus_panel.ui import ActionCheckPanel, ContestActions, SessionActions
+from raisus_panel.ui._base import hint
 
 from .conftest import click, room_for_two
 
@@ -116,5 +117,6 @@ def test_the_roll_button_says_why_a_room_refuses():
     gm, ann, olaf, spy = room_for_two()
     panel = ActionCheckPanel(actions=SessionActions(ann), lang="en")
     panel._character.value = spy.uid
-    assert panel._roll.disabled and panel._roll.description  # not Ann's character: the room's reason
-    assert ActionCheckPanel(actions=SessionActions(gm))._roll.description is None
+    assert panel._roll.disabled and hint(panel._roll)  # not Ann's character: the room's reason
+    gm_panel = ActionCheckPanel(actions=SessionActions(gm), lang="en")
+    assert not gm_panel._roll.disabled and hint(gm_panel._roll) == "Roll this cliché against the target number."

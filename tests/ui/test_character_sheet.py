@@ -6,6 +6,7 @@ import json
 
 from raisus_panel.rules import Character, GruntMob
 from raisus_panel.ui import CharacterSheet, ContestActions, SessionActions
+from raisus_panel.ui._base import hint
 
 from .conftest import click, duel, room_for_two
 
@@ -53,7 +54,7 @@ def test_editing_updates_the_same_character():
     sheet._description.value = "Never ready"
     sheet._rows[0]["current"].value = 2
     saved = sheet.save()
-    assert saved is olaf and olaf.description == "Never ready" and olaf.cliche("Viking").current == 2
+    assert saved is olaf and hint(olaf) == "Never ready" and olaf.cliche("Viking").current == 2
     assert actions.characters == [olaf]
 
 
@@ -112,12 +113,12 @@ def test_new_empties_the_form():
 def test_in_a_room_the_save_button_says_whose_character_it_is():
     gm, ann, olaf, spy = room_for_two()
     mine = CharacterSheet(actions=SessionActions(ann), character=olaf, lang="en")
-    assert mine._save.disabled and "Nothing to change" in mine._save.description
+    assert mine._save.disabled and "Nothing to change" in hint(mine._save)
     mine._name.value = "Olaf the Bold"
-    assert not mine._save.disabled and mine._save.description is None
+    assert not mine._save.disabled and hint(mine._save) == "Save this character for everyone at the table."
     theirs = CharacterSheet(actions=SessionActions(ann), character=spy, lang="en")
     theirs._name.value = "Spymaster"
-    assert theirs._save.disabled and "GM" in theirs._save.description  # the room's reason, on hover
+    assert theirs._save.disabled and "GM" in hint(theirs._save)  # the room's reason, on hover
     gms = CharacterSheet(actions=SessionActions(gm), character=spy)
     gms._name.value = "Spymaster"
     assert not gms._save.disabled

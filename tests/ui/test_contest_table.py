@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import panel as pn
 
+from raisus_panel.i18n import t
 from raisus_panel.rules import Character, CharacterTeam, Contest, ScriptedDice
 from raisus_panel.ui import ContestActions, ContestTable
+from raisus_panel.ui._base import hint
 
 from .conftest import click, duel, free_trio_vs_ogre, rats, team_vs_ogre
 from .test_components import visible_texts, walk
@@ -232,12 +234,13 @@ def test_a_disabled_button_says_why_on_hover():
     contest, actions, team, (knight, viking, squire, ogre) = team_vs_ogre(rolls)
     table = ContestTable(actions=actions, lang="en")
     volunteer = card(table, team)["members"][viking.uid]["volunteer"]
-    assert volunteer.disabled and volunteer.description == actions.why_not("volunteer", member=viking.uid)
-    assert "right after" in volunteer.description  # the rules' own words
-    assert not table._roll.disabled and table._roll.description is None
+    assert volunteer.disabled and hint(volunteer) == actions.why_not("volunteer", member=viking.uid)
+    assert "right after" in hint(volunteer)  # the rules' own words
+    # an enabled button's tooltip says what it does
+    assert not table._roll.disabled and hint(table._roll) == t("help.roll_round", "en")
     click(table._roll)  # lost: now members may volunteer
-    assert not volunteer.disabled and volunteer.description is None
-    assert table._end_round.disabled and table._end_round.description
+    assert not volunteer.disabled and "revenge bonus" in hint(volunteer)
+    assert table._end_round.disabled and hint(table._end_round)
 
 
 def test_the_approval_the_roll_waits_for_is_named():
@@ -245,7 +248,7 @@ def test_the_approval_the_roll_waits_for_is_named():
     contest = Contest("Martial-arts bout", cook, king, dice=ScriptedDice([]))
     table = ContestTable(actions=ContestActions(contest))
     card(table, cook)["inappropriate"].value = True
-    assert table._roll.disabled and "GM의 승인" in table._roll.description  # in the table's language
+    assert table._roll.disabled and "GM의 승인" in hint(table._roll)  # in the table's language
     assert card(table, cook)["inappropriate"].value and contest.is_inappropriate(cook)
 
 

@@ -14,7 +14,7 @@ from raisus_panel import i18n
 from raisus_panel.room import Actor, Room, RoomSession
 from raisus_panel.rules import Character, Contest, ScriptedDice
 from raisus_panel.ui import ContestActions, ContestTable, SessionActions
-from raisus_panel.ui._base import md_esc
+from raisus_panel.ui._base import hint, md_esc
 
 from .conftest import click
 
@@ -49,19 +49,19 @@ def test_the_same_refusal_in_english_is_the_rules_message():
     table._cards[cook.uid]["inappropriate"].value = True
     click(table._roll)
     assert md_esc(contest.why_not("roll_round")) in table._error.object
-    assert table._roll.description == contest.why_not("roll_round")
+    assert hint(table._roll) == contest.why_not("roll_round")
 
 
 def test_a_disabled_button_says_why_in_the_tables_language_and_follows_a_switch():
     contest, cook = cook_against_king()
     table = ContestTable(actions=ContestActions(contest))  # follows the global language: Korean
     table._cards[cook.uid]["inappropriate"].value = True
-    korean = table._roll.description
+    korean = hint(table._roll)
     assert table._roll.disabled and "승인" in korean and not ENGLISH.search(korean)
     table.lang = "en"
-    assert table._roll.description == contest.why_not("roll_round")
+    assert hint(table._roll) == contest.why_not("roll_round")
     table.lang = "ko"
-    assert table._roll.description == korean
+    assert hint(table._roll) == korean
 
 
 def test_user_text_in_a_refusal_is_escaped():
@@ -77,7 +77,7 @@ def test_the_local_tables_role_refusal_is_korean():
     contest, _ = cook_against_king()
     table = ContestTable(actions=ContestActions(contest, role="player"), lang="ko")
     assert table._undo.disabled
-    assert table._undo.description == "PL은(는) 이 명령(undo)을 내릴 수 없습니다."
+    assert hint(table._undo) == "PL은(는) 이 명령(undo)을 내릴 수 없습니다."
 
 
 def test_a_rooms_refusals_are_korean_for_a_player():
@@ -89,8 +89,8 @@ def test_a_rooms_refusals_are_korean_for_a_player():
     olaf, pirate = gm.room.characters
     gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[pirate.uid])
     table = ContestTable(actions=SessionActions(ann), lang="ko")
-    assert table._roll.description == "GM이 라운드를 열 때까지 기다리세요. 그 전에는 GM만 굴릴 수 있습니다."
-    assert table._end.description == "대결 일찍 끝내기은(는) GM만 할 수 있습니다."
+    assert hint(table._roll) == "GM이 라운드를 열 때까지 기다리세요. 그 전에는 GM만 굴릴 수 있습니다."
+    assert hint(table._end) == "대결 일찍 끝내기은(는) GM만 할 수 있습니다."
     click(table._roll)  # pressed anyway: the room refuses
     assert table._error.visible and "GM이 라운드를 열 때까지" in table._error.object
     assert not ENGLISH.search(table._error.object)

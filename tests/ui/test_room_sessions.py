@@ -5,6 +5,7 @@ from __future__ import annotations
 from raisus_panel.room import Actor, Room, RoomSession
 from raisus_panel.rules import ScriptedDice
 from raisus_panel.ui import ContestTable, LiveOdds, RoundLog, ScoreChart, SessionActions
+from raisus_panel.ui._base import hint
 
 from .conftest import click
 
@@ -62,11 +63,11 @@ def test_the_gm_closes_an_ended_contest():
 def test_the_room_says_why_and_the_owner_picks_the_cliché():
     gm, ann, room, olaf, pirate = table_for_two()
     gm_table, ann_table = ContestTable(actions=SessionActions(gm)), ContestTable(actions=SessionActions(ann))
-    assert ann_table._roll.disabled and "라운드를 열 때까지" in ann_table._roll.description
+    assert ann_table._roll.disabled and "라운드를 열 때까지" in hint(ann_table._roll)
     assert not ann_table._cards[olaf.uid]["cliche"].disabled  # Ann's own character
     assert ann_table._cards[pirate.uid]["cliche"].disabled  # the GM's
     assert not gm_table._cards[pirate.uid]["cliche"].disabled
-    assert ann_table._end.disabled and ann_table._end.description  # only the GM ends a contest
+    assert ann_table._end.disabled and hint(ann_table._end)  # only the GM ends a contest
     assert not gm_table._end.disabled  # the outcome is asked for when pressed
 
 
@@ -79,7 +80,7 @@ def test_the_setup_form_enables_start_once_both_sides_are_picked():
         gm.act("create_character", name=name, cliches=[{"name": name, "rating": 3}])
     table = ContestTable(actions=SessionActions(gm))
     ann, ogre = (c.uid for c in gm.room.characters)
-    assert table._start.disabled and table._start.description
+    assert table._start.disabled and hint(table._start)
     table._setup_sides[0].value = [ann]
     assert table._start.disabled
     table._setup_sides[1].value = [ogre]

@@ -1,0 +1,78 @@
+"""One update per served page: changes from anywhere are applied on the page's document in one batch.
+
+A command in a shared room changes several things at once (the contest's events, the room's sequence
+number, the characters' scores), and each component of every open page watches some of them. Run one
+by one, every change would refresh every component again and go out as a websocket message of its
+own. Instead, :func:`schedule` queues ``(owner, method)`` per document -- a second request for the same
+pair before the batch runs is dropped -- and one next-tick callback per document runs the whole queue
+inside :func:`panel.io.hold` (``combine``): each page gets a single PATCH-DOC with only the properties
+that really changed.
+
+``add_next_tick_callback`` is the one Document method Bokeh allows from other threads, so a command
+given on any thread (another session's click, a room thread) is safe. Owners and methods are held
+weakly: a page that closes while a batch is queued is not kept alive by it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import weakref
+from contextlib import nullcontext
+from typing import Callable
+
+import panel as pn
+from bokeh.document import Document
+
+log = logging.getLogger(__name__)
+
+_lock = threading.Lock()
+#: document -> {(id(owner), method name): (owner ref, method ref, args)}, in the order first asked
+_queues: "weakref.WeakKeyDictionary[object, dict]" = weakref.WeakKeyDictionary()
+
+
+def served(doc) -> bool:
+    """Whether ``doc`` is a served session's document (not None, not a notebook's)."""
+    return doc is not None and getattr(doc, "session_context", None) is not None
+
+
+def schedule(doc, owner, fn: Callable, *args) -> None:
+    """Run ``fn(*args)`` in the next batch of ``doc`` (once, however often asked before it runs).
+
+    ``fn`` is a method of ``owner`` (held weakly) or a plain function. Skipped if ``owner`` is
+    collected or disposed (``owner._disposed``) by the time the batch runs.
+    """
+    bound = getattr(fn, "__self__", None) is not None
+    key = (id(owner), getattr(fn, "__name__", repr(fn)), id(fn) if not bound else 0)
+    entry = (weakref.ref(owner), weakref.WeakMethod(fn) if bound else (lambda f=fn: f), args)
+    with _lock:
+        queue = _queues.get(doc)
+        first = not queue
+        if queue is None:
+            queue = _queues[doc] = {}
+        queue[key] = entry
+    if first:
+        doc.add_next_tick_callback(lambda: _flush(doc))
+
+
+def _flush(doc) -> None:
+    with _lock:
+        queue = _queues.pop(doc, None) or {}
+    if not queue:
+        return
+    # not ``freeze=True``: Bokeh walks the whole document when a freeze ends, changed or not
+    with pn.io.hold(doc) if isinstance(doc, Document) else nullcontext():
+        for owner_ref, method_ref, args in queue.values():
+            owner, target = owner_ref(), method_ref()
+            if owner is None or target is None or getattr(owner, "_disposed", False):
+                continue
+            try:
+                target(*args)
+            except Exception:  # one broken view must not keep the rest of the page stale
+                log.exception("a scheduled view update failed")
+
+
+def pending(doc) -> int:
+    """How many calls are queued for ``doc`` (for tests)."""
+    with _lock:
+        return len(_queues.get(doc) or {})
