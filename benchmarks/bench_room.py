@@ -51,7 +51,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import json
 import math
 import multiprocessing
 import os
@@ -75,124 +74,10 @@ TARGET_BYTES = 2 * 1024
 #: The rooms' dice seed: every K plays the same rounds.
 SEED = 7
 
-#: The ``document_ready`` event as BokehJS sends it once the page is drawn (a PATCH-DOC from the
-#: client). Panel treats a session as connected only then; before it, every model change is
-#: scheduled as a tick of its own -- not what a browser sees.
-DOCUMENT_READY = {"kind": "MessageSent", "msg_type": "bokeh_event",
-                  "msg_data": {"type": "event", "name": "document_ready", "values": {"type": "map"}}}
-
-
 # =============================================================================================
 # The clients: a child process, one asyncio loop, K raw Bokeh websocket sessions
 # =============================================================================================
-def _text_size(frame) -> int:
-    return len(frame.encode("utf-8")) if isinstance(frame, str) else len(frame)
-
-
-def _count_models(doc_json) -> int:
-    seen = set()
-    stack = [doc_json]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            if node.get("type") == "object" and "id" in node:
-                seen.add(node["id"])
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return len(seen)
-
-
-def _summarise(msgtype: str, content: str) -> list[tuple[str, str, str, int]]:
-    """A PATCH-DOC's events as (kind, model id, attribute, JSON bytes)."""
-    if msgtype != "PATCH-DOC":
-        return [(msgtype, "", "", _text_size(content))]
-    out = []
-    for event in json.loads(content).get("events", []):
-        model = event.get("model")
-        model_id = model.get("id", "") if isinstance(model, dict) else ""
-        out.append((event.get("kind", "?"), model_id, event.get("attr", ""),
-                    _text_size(json.dumps(event, separators=(",", ":")))))
-    return out
-
-
-class WireSession:
-    """One headless session: connects, pulls the document, says it is ready, records every message."""
-
-    def __init__(self, index: int):
-        self.index = index
-        self.messages: list[tuple] = []  # (arrival of the last frame, msgtype, bytes, events)
-        self.pull_bytes = 0
-        self.pull_models = 0
-        self.connect_s = 0.0
-        self._ws = None
-        self._task = None
-
-    async def open(self, ws_url: str, token: str) -> None:
-        from urllib.parse import urlencode
-
-        from bokeh.util.token import generate_jwt_token, generate_session_id
-        from tornado.httpclient import HTTPRequest
-        from tornado.websocket import websocket_connect
-
-        start = time.monotonic()
-        session_id = generate_session_id()
-        request = HTTPRequest(f"{ws_url}?{urlencode({'token': token})}")
-        self._ws = await websocket_connect(request, subprotocols=["bokeh", generate_jwt_token(session_id)],
-                                           max_message_size=64 * 1024 * 1024)
-        ack = await self._read()
-        if ack is None or ack[1] != "ACK":
-            raise RuntimeError(f"session {self.index}: no ACK from the server ({ack!r})")
-        await self._send("PULL-DOC-REQ", {})
-        while True:
-            reply = await self._read(keep_content=True)
-            if reply is None:
-                raise RuntimeError(f"session {self.index}: closed before its document arrived")
-            if reply[1] == "PULL-DOC-REPLY":
-                break
-        self.pull_bytes = reply[2]
-        self.pull_models = _count_models(json.loads(reply[3]))
-        await self._send("PATCH-DOC", {"events": [DOCUMENT_READY]})
-        self.connect_s = time.monotonic() - start
-        self._task = asyncio.ensure_future(self._listen())
-
-    async def _send(self, msgtype: str, content: dict) -> None:
-        header = json.dumps({"msgid": f"{msgtype.lower()}-{self.index}", "msgtype": msgtype})
-        for fragment in (header, "{}", json.dumps(content)):
-            await self._ws.write_message(fragment)
-
-    async def _read(self, keep_content: bool = False):
-        """One whole Bokeh message: (t, msgtype, bytes, content or its events), None when closed."""
-        frames = []
-        for _ in range(3):
-            frame = await self._ws.read_message()
-            if frame is None:
-                return None
-            frames.append(frame)
-        header = json.loads(frames[0])
-        nbytes = sum(_text_size(f) for f in frames)
-        for _ in range(2 * int(header.get("num_buffers") or 0)):  # a header and a payload each
-            frame = await self._ws.read_message()
-            if frame is None:
-                return None
-            nbytes += _text_size(frame)
-        t = time.monotonic()
-        if keep_content:
-            return t, header["msgtype"], nbytes, frames[2]
-        return t, header["msgtype"], nbytes, _summarise(header["msgtype"], frames[2])
-
-    async def _listen(self) -> None:
-        while True:
-            message = await self._read()
-            if message is None:
-                return
-            self.messages.append(message)
-
-    def close(self) -> None:
-        if self._ws is not None:
-            self._ws.close()
-        if self._task is not None:
-            self._task.cancel()
+from tests.wire import WireSession  # noqa: E402  (the path is set above)
 
 
 def _has_row(messages, marker: tuple[set, set]) -> bool:
@@ -486,7 +371,7 @@ def instrument() -> Timers:
         cls = getattr(ui, name, None)
         if cls is not None:
             timers.wrap(cls, "_refresh", f"{name}._refresh")
-    timers.wrap(RoomPage, "_show_room", "RoomPage._show_room")
+    timers.wrap(RoomPage, "_show_header", "RoomPage._show_header")
     timers.wrap(Room, "check", "Room.check (button hints; inside the refreshes)")
     timers.wrap(DocumentModelManager, "recompute", "Bokeh document model walk (inside the refreshes)")
     return timers
@@ -532,7 +417,7 @@ def run_phase(k: int, args, registry, port: int, clients: Clients, timers: Timer
     connect_all = time.monotonic() - t
     time.sleep(0.5)  # the sessions' first ticks
     clients.call("update", time.monotonic(), 0.0, 0.0)  # forget what was sent while connecting
-    on_connect = (timers.totals["RoomPage._show_room"], timers.calls["RoomPage._show_room"])
+    on_connect = (timers.totals["RoomPage._show_header"], timers.calls["RoomPage._show_header"])
     gc.collect()
     rss1 = rss()
     owners = component_of_models(room)
@@ -666,7 +551,7 @@ def report(phases: list[dict], heap: float | None, args) -> None:
     for p in phases:
         spent, calls = p["on_connect"]
         print(f"While K={p['k']} sessions connected, pages redrew the room's title, presence and roster "
-              f"{calls} times ({spent * 1000:.0f} ms in RoomPage._show_room; each arrival redraws every page).")
+              f"{calls} times ({spent * 1000:.0f} ms in RoomPage._show_header; each arrival redraws every page).")
     if heap is not None:
         print(f"Python heap per session (tracemalloc, {args.heap_sessions} sessions): {mb(heap)}")
 

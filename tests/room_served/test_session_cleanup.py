@@ -1,10 +1,8 @@
 """Served sessions clean up every watcher they put on shared state when they close.
 
-The dashboard is served in-process (Panel's threaded server on a free loopback port) on a fresh
-temporary SQLite file through ``RAISUS_DB``, as ``apps/dashboard.py`` finds its registry
-(``get_registry`` caches one registry per path, so this module gets a file of its own). Headless
-sessions open a room page with ``bokeh.client.pull_session``; once closed, the server destroys them
-after its unused-session lifetime (made short here), which runs the pages' cleanup.
+The dashboard is served in-process (see ``conftest.py``). Headless sessions open a room page with
+``bokeh.client.pull_session``; once closed, the server destroys them after its unused-session
+lifetime (made short here), which runs the pages' cleanup.
 
 What is counted is live view objects, never process memory: the watchers on the shared state (the
 room, its contests and their units, the characters and their clichés, the language setting), the
@@ -15,134 +13,26 @@ a garbage collection.
 from __future__ import annotations
 
 import gc
-import os
-import socket
-import threading
 import time
 import weakref
 
-import panel as pn
 import pytest
 from bokeh.client import pull_session
 from bokeh.document import Document
 
 from raisus_panel import i18n
-from raisus_panel.dashboard import RoomPage, create_app
-from raisus_panel.room import Actor, get_registry
+from raisus_panel.dashboard import RoomPage
+from raisus_panel.room import Actor
 from raisus_panel.ui import SessionActions
 from raisus_panel.ui._base import ComponentBase
 
+from .conftest import LIFETIME_MS, _wait_for, make_room, start_siege
+
 pytestmark = pytest.mark.timeout(120)
 
-#: The server's unused-session lifetime and check interval (ms): closed sessions go at once.
-LIFETIME_MS = 100
 ROLES = ("gm", "player", "spectator")
 #: What every room page watches directly (characters, units and clichés are reached through these).
 WATCHED = ("room", "contests", "language")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_for(predicate, timeout: float = 20.0, step: float = 0.05) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(step)
-    return predicate()
-
-
-class Served:
-    """The dashboard served in a thread: its URL, its registry, and a way onto its event loop."""
-
-    def __init__(self, db_path: str):
-        self.registry = get_registry(db_path)  # the very registry create_app() finds through RAISUS_DB
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}/dashboard"
-        self.thread = pn.serve({"dashboard": create_app}, port=self.port, address="127.0.0.1", threaded=True,
-                               show=False, websocket_origin=[f"127.0.0.1:{self.port}"],
-                               check_unused_sessions_milliseconds=LIFETIME_MS,
-                               unused_session_lifetime_milliseconds=LIFETIME_MS)
-        assert _wait_for(self._listening, 30), "the dashboard did not start"
-
-    def _listening(self) -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                return True
-        except OSError:
-            return False
-
-    def on_loop(self, fn):
-        """Run ``fn`` on the server's event loop, between the sessions' callbacks, and return its result.
-
-        No session's document is current there (as for a room thread), so every view must reach its
-        own document by a next-tick callback -- the path a change made elsewhere takes.
-        """
-        done, out = threading.Event(), {}
-
-        def run():
-            try:
-                out["value"] = fn()
-            except BaseException as exc:  # re-raised in the test
-                out["error"] = exc
-            done.set()
-        self.thread.asyncio_loop.call_soon_threadsafe(run)
-        assert done.wait(60), "the server's loop did not run the call"
-        if "error" in out:
-            raise out["error"]
-        return out.get("value")
-
-    def stop(self) -> None:
-        self.thread.stop()
-        self.thread.join(10)
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    db = str(tmp_path_factory.mktemp("served") / "rooms.sqlite")
-    before = os.environ.get("RAISUS_DB")
-    os.environ["RAISUS_DB"] = db
-    server = Served(db)
-    try:
-        yield server
-    finally:
-        server.stop()
-        server.registry.store.close()
-        if before is None:
-            os.environ.pop("RAISUS_DB", None)
-        else:
-            os.environ["RAISUS_DB"] = before
-
-
-def make_room(registry):
-    """A room with a GM, Ann's team (Knight, Viking, Squire) against the GM's Ogre, a contest started.
-
-    Returns the room, the links by role (Ann's personal link as "player") and the characters' uids.
-    """
-    room, links = registry.create_room("Cleanup", gm_name="GM")
-    gm = Actor.gm("GM")
-    _, ann_token = registry.join(links.player, "Ann")
-    ann = next(iter(room.players))
-
-    def character(name, owner, rating):
-        data = {"name": name, "owner": owner, "cliches": [{"name": name, "rating": rating}]}
-        return room.apply(gm, "create_character", data)[0]["character"]["uid"]
-
-    uids = {"knight": character("Knight", ann, 6), "viking": character("Viking", ann, 3),
-            "squire": character("Squire", ann, 2), "ogre": character("Ogre", "", 8)}
-    start_siege(room, uids)
-    return room, {"gm": links.gm, "player": ann_token, "spectator": links.spectator}, uids
-
-
-def start_siege(room, uids) -> None:
-    room.apply(Actor.gm("GM"), "start_contest", {
-        "name": "Siege", "side_b": [uids["ogre"]],
-        "teams": [{"side": 0, "members": [[uids["knight"], "Knight", True], [uids["viking"], "Viking", True],
-                                          [uids["squire"], "Squire", True]]}]})
 
 
 def watchers(obj) -> int:

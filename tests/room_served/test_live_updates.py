@@ -1,0 +1,187 @@
+"""A command reaches every open page as one small update: one message, only what changed, no re-walk.
+
+Headless sessions (``bokeh.client.pull_session``) open the room page as a GM, a player and a
+spectator; the GM's roll is given the way a click gives it, on the GM page's own document. What is
+checked is what each session receives and what the server does for it -- counts, never timings:
+
+* every page gets the round: the score chart's new row arrives in each client's document;
+* as **one** PATCH-DOC message per page (all components' changes batched in one hold);
+* without Bokeh walking any page's whole model graph (nothing is added or removed for a round:
+  buttons keep their tooltip model and change its text);
+* tabs are dynamic: what is on a closed tab is not refreshed, and catches up when its tab opens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import pytest
+from bokeh.document.models import DocumentModelManager
+
+from raisus_panel.dashboard import RoomPage
+from raisus_panel.rules import SeededDice
+from raisus_panel.ui._base import hint
+
+from ..wire import WireSession
+from .conftest import _wait_for, make_room
+
+pytestmark = pytest.mark.timeout(120)
+
+ROLES = ("gm", "player", "spectator")
+
+
+class Clients:
+    """Headless pages (:class:`tests.wire.WireSession`) on an asyncio loop of their own (a thread)."""
+
+    def __init__(self, url: str, tokens: list[str]):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        ws_url = url.replace("http://", "ws://") + "/ws"
+        self.sessions = [WireSession(i) for i in range(len(tokens))]
+        for session, token in zip(self.sessions, tokens):
+            self._run(session.open(ws_url, token))
+
+    def _run(self, coroutine):
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(60)
+
+    def since(self, t0: float) -> list[list[tuple]]:
+        """Each page's messages (arrival, type, bytes, events) that arrived after ``t0``."""
+        return [[m for m in list(s.messages) if m[0] >= t0] for s in self.sessions]
+
+    def close(self) -> None:
+        for s in self.sessions:
+            self.loop.call_soon_threadsafe(s.close)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+def streamed(messages) -> bool:
+    """Whether ``messages`` stream rows into a chart (a ColumnsStreamed event)."""
+    return any(kind == "ColumnsStreamed" for m in messages for kind, *_ in m[3])
+
+
+def texts(messages) -> str:
+    """Every changed text in ``messages`` (as JSON)."""
+    return " ".join(str(m[3]) for m in messages)
+
+
+def quiet(clients: Clients, since: float | None = None, seconds: float = 0.5, timeout: float = 30) -> None:
+    """Wait until every page got something after ``since`` (if given), then nothing for ``seconds``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        got = clients.since(since if since is not None else 0)
+        last = max((m[0] for ms in got for m in ms), default=0)
+        if (since is None or all(got)) and time.monotonic() - last >= seconds:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the pages did not settle")
+
+
+def on_page_doc(page, fn):
+    """Run ``fn`` on ``page``'s own document (as its session's click handlers run) and wait for it."""
+    done, out = threading.Event(), {}
+
+    def run():
+        try:
+            out["value"] = fn()
+        except BaseException as exc:
+            out["error"] = exc
+        done.set()
+    page._doc.add_next_tick_callback(run)
+    assert done.wait(60), "the page's document did not run the call"
+    if "error" in out:
+        raise out["error"]
+    return out.get("value")
+
+
+def pages_on(room) -> dict[str, RoomPage]:
+    import gc
+    gc.collect()
+    return {o.session.actor.role.value: o for o in gc.get_objects()
+            if isinstance(o, RoomPage) and o.session.room is room and not o._disposed}
+
+
+@pytest.fixture
+def game(served):
+    served.registry.dice_factory = lambda: SeededDice(7)  # the same rounds every time
+    try:
+        room, links, uids = make_room(served.registry)
+    finally:
+        served.registry.dice_factory = None
+    clients = Clients(served.url, [links[role] for role in ROLES])
+    try:
+        assert _wait_for(lambda: len(room.presence) == len(ROLES))
+        quiet(clients)
+        yield room, clients, pages_on(room)
+    finally:
+        clients.close()
+        _wait_for(lambda: not room.presence)
+
+
+class Walks:
+    """Counts Bokeh's whole-document model walks (``DocumentModelManager.recompute``) meanwhile."""
+
+    def __enter__(self):
+        self.count = 0
+        self._original = DocumentModelManager.recompute
+        walks = self
+
+        def counting(manager):
+            walks.count += 1
+            return walks._original(manager)
+        DocumentModelManager.recompute = counting
+        return self
+
+    def __exit__(self, *exc):
+        DocumentModelManager.recompute = self._original
+
+
+def roll(pages) -> float:
+    """The GM clicks Roll; returns when it was given (``time.monotonic``)."""
+    t0 = time.monotonic()
+    on_page_doc(pages["gm"], lambda: pages["gm"].session.act("roll_round"))
+    return t0
+
+
+def test_a_round_reaches_every_page_as_one_message_without_a_document_walk(game):
+    room, clients, pages = game
+    for n in (1, 2, 3):
+        with Walks() as walks:
+            t0 = roll(pages)
+            assert _wait_for(lambda: all(streamed(ms) for ms in clients.since(t0)), timeout=30), \
+                f"round {n} did not reach every page"
+            quiet(clients, t0)
+        assert room.contest.round == n
+        assert [len(ms) for ms in clients.since(t0)] == [1, 1, 1], f"round {n}: messages per page"
+        assert walks.count == 0, f"round {n}: Bokeh walked a whole document {walks.count} times"
+
+
+def test_buttons_keep_their_tooltip_and_change_its_text(game):
+    room, clients, pages = game
+    table = pages["player"]._table
+    team = room.contest.sides[0][0]
+    volunteer = table._cards[team.uid]["members"][team.members[1].uid]["volunteer"]
+    tooltip = volunteer.description
+    texts = set()
+    for _ in range(4):
+        quiet(clients, roll(pages))
+        texts.add(hint(volunteer))
+        assert volunteer.description is tooltip
+    assert len(texts) == 2, texts  # refused after a won round, "what it does" after a lost one
+
+
+def test_a_closed_tab_waits_and_catches_up_when_opened(game):
+    room, clients, pages = game
+    page = pages["spectator"]
+    log = page._log
+    quiet(clients, roll(pages))
+    heading = log.entries()[0][0]  # what the log says first now
+    assert log._behind and heading not in log._body.object  # the Log tab is closed: not redrawn
+
+    t0 = time.monotonic()
+    on_page_doc(page, lambda: setattr(page._tabs, "active", 1))  # the spectator opens the Log tab
+    assert not log._behind and heading in log._body.object
+    assert _wait_for(lambda: clients.since(t0)[ROLES.index("spectator")], timeout=30)  # and it is sent
