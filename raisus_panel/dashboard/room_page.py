@@ -9,8 +9,8 @@ import param
 
 from raisus_panel.i18n import LANGUAGES
 from raisus_panel.room import RoomSession
-from raisus_panel.ui import (ActionCheckPanel, CharacterSheet, ContestTable, LiveOdds, RoundLog, ScoreChart,
-                             SessionActions)
+from raisus_panel.ui import (ActionCheckPanel, CharacterSheet, ContestTable, ContestView, LiveOdds, RoundLog,
+                             ScoreChart, SessionActions)
 from raisus_panel.ui._base import HTML, ComponentBase, esc, style
 
 _NEW = "__new__"
@@ -42,28 +42,18 @@ class RoomPage(ComponentBase):
 
     # -- layout -----------------------------------------------------------------------------------
     def _build(self) -> None:
+        session = self.session
+        self._children: list[ComponentBase] = []  # the components built so far (tabs fill on first opening)
+        self._tab_children: dict[str, list[ComponentBase]] = {}
         self._roster_shown = False
         self._roster_behind = True
-        session = self.session
-        actions = self.actions
-        self._children = [
-            ContestTable(actions=actions), ScoreChart(actions=actions), LiveOdds(actions=actions),
-            RoundLog(actions=actions), ActionCheckPanel(actions=actions), CharacterSheet(actions=actions),
-        ]
-        self._table, self._chart, self._odds, self._log, self._check, self._sheet = self._children
         self._title = HTML(sizing_mode="stretch_width", css_classes=["raisus-room-title"])
         self._presence = HTML(sizing_mode="stretch_width", css_classes=["raisus-presence"])
         self._lang = pn.widgets.RadioButtonGroup(options=list(LANGUAGES), value=self.language, width=110,
                                                  **style("light", outline=True))
         self._lang.param.watch(lambda e: self._set_lang(e.new), "value")
-        self._roster = HTML(sizing_mode="stretch_width", css_classes=["raisus-roster"])
-        # a Viewer has no ``visible`` of its own: hide the sheet through a layout around it
-        self._sheet_box = pn.Column(self._sheet, sizing_mode="stretch_width")
-        self._pick = pn.widgets.Select(width=260)
-        self._pick.param.watch(lambda e: self._edit(e.new), "value")
-        self._export = pn.widgets.FileDownload(callback=self._export_room, filename="raisus-room.json",
-                                               **style("light", outline=True))
-        self._export.visible = session.actor.is_gm
+        self._tab_boxes = {key: pn.Column(sizing_mode="stretch_width") for key in self._tab_keys()}
+        self._fill_tab("table")
         # dynamic: only the open tab has Bokeh models in the browser (and only its components refresh)
         self._tabs = pn.Tabs(dynamic=True, sizing_mode="stretch_width")
         self._tabs.param.watch(lambda e: self._show_tab(), "active")
@@ -78,37 +68,69 @@ class RoomPage(ComponentBase):
         if self.session_id:
             session.connect(self.session_id)
 
-    def _tab_children(self) -> list[list[ComponentBase]]:
-        """The components on each tab, in the order of :meth:`_tab_contents`."""
-        return [[self._table, self._chart, self._odds], [self._log], [self._sheet], [self._check], []]
+    def _tab_keys(self) -> list[str]:
+        """The tabs this person gets, in order (the room tab is the GM's)."""
+        keys = ["table", "log", "characters", "checks"]
+        return keys + ["room"] if self.session.actor.is_gm else keys
+
+    def _component(self, tab: str, cls, **params) -> ComponentBase:
+        component = cls(actions=self.actions, lang=self.lang, **params)
+        self._children.append(component)
+        self._tab_children.setdefault(tab, []).append(component)
+        return component
+
+    def _fill_tab(self, tab: str) -> None:
+        """Make a tab's components the first time it opens: a page holds only what its person looked at.
+
+        A spectator's table is a :class:`~raisus_panel.ui.ContestView` (no controls at all).
+        """
+        if tab in self._tab_children:
+            return
+        self._tab_children[tab] = []
+        box = self._tab_boxes[tab]
+        watcher = self.session.actor.role.value == "spectator"
+        if tab == "table":
+            self._table = self._component(tab, ContestView if watcher else ContestTable)
+            self._chart = self._component(tab, ScoreChart)
+            self._odds = self._component(tab, LiveOdds)
+            box.objects = [self._table, pn.Row(self._chart, self._odds, sizing_mode="stretch_width")]
+        elif tab == "log":
+            self._log = self._component(tab, RoundLog)
+            box.objects = [self._log]
+        elif tab == "characters":
+            self._roster = HTML(sizing_mode="stretch_width", css_classes=["raisus-roster"])
+            box.objects = [self._roster]
+            if not watcher:
+                self._sheet = self._component(tab, CharacterSheet)
+                self._pick = pn.widgets.Select(width=260)
+                self._pick.param.watch(lambda e: self._edit(e.new), "value")
+                box.objects = [self._roster, self._pick, self._sheet]
+        elif tab == "checks":
+            self._check = self._component(tab, ActionCheckPanel)
+            box.objects = [self._check]
+        elif tab == "room":
+            self._export = pn.widgets.FileDownload(callback=self._export_room, filename="raisus-room.json",
+                                                   label=self._t("dashboard.export"), **style("light", outline=True))
+            box.objects = [self._export]
 
     def _show_tab(self) -> None:
-        """Let the components of the open tab refresh; the others wait until their tab opens."""
-        active = self._tabs.active
-        self._roster_shown = active == 2
-        for i, children in enumerate(self._tab_children()):
+        """Fill the open tab if new; let its components refresh, while the others wait until theirs opens."""
+        keys = self._tab_keys()
+        active = keys[min(self._tabs.active, len(keys) - 1)]
+        self._fill_tab(active)
+        for tab, children in self._tab_children.items():
             for child in children:
-                child.set_shown(i == active)
+                child.set_shown(tab == active)
+        self._roster_shown = active == "characters"
         if self._roster_shown and self._roster_behind:
             self._show_roster()
 
-    def _tab_contents(self):
-        charts = pn.Row(self._chart, self._odds, sizing_mode="stretch_width")
-        table = pn.Column(self._table, charts, sizing_mode="stretch_width")
-        characters = pn.Column(self._roster, self._pick, self._sheet_box, sizing_mode="stretch_width")
-        room = pn.Column(self._export, sizing_mode="stretch_width")
-        tabs = [(self._t("dashboard.tab.table"), table), (self._t("dashboard.tab.log"), self._log),
-                (self._t("dashboard.tab.characters"), characters),
-                (self._t("dashboard.tab.checks"), self._check)]
-        if self.session.actor.is_gm:
-            tabs.append((self._t("dashboard.tab.room"), room))
-        return tabs
-
     def _relabel(self) -> None:
         active = self._tabs.active if self._tabs.objects else 0
-        self._tabs[:] = self._tab_contents()
+        self._tabs[:] = [(self._t(f"dashboard.tab.{key}"), self._tab_boxes[key]) for key in self._tab_keys()]
         self._tabs.active = min(active, len(self._tabs) - 1)
-        self._export.label = self._t("dashboard.export")
+        if "room" in self._tab_children:
+            self._export.label = self._t("dashboard.export")
         self._show_tab()
         self._show_header()
         self._roster_behind = True
@@ -152,11 +174,11 @@ class RoomPage(ComponentBase):
         head = "".join(f"<th>{esc(self._t(k))}</th>" for k in
                        ("dashboard.col.name", "dashboard.col.cliches", "dashboard.col.owner"))
         self._roster.object = f"<table class='raisus-roster'><tr>{head}</tr>{''.join(rows)}</table>"
+        if actor.role.value == "spectator":
+            return
         mine = [c for c in room.characters if actor.is_gm or (c.owner and c.owner == actor.player_id)]
         options = {self._t("dashboard.new_character"): _NEW, **{c.name + f" ({c.uid[:4]})": c.uid for c in mine}}
-        can_edit = actor.role.value != "spectator"
-        self._pick.param.update(options=options, name=self._t("dashboard.edit_character"), visible=can_edit)
-        self._sheet_box.visible = can_edit
+        self._pick.param.update(options=options, name=self._t("dashboard.edit_character"))
         if self._pick.value not in options.values():
             self._pick.value = _NEW
 

@@ -26,6 +26,7 @@ from ._charts import CJK_FONT, apply_fonts
 from .actions import Actions, ContestActions, NotAllowed, SessionActions
 from .character_sheet import CharacterSheet
 from .contest_table import ContestTable
+from .contest_view import ContestView
 from .live_odds import Chances, LiveOdds, contest_chances
 from .round_log import RoundLog
 from .score_chart import ScoreChart
@@ -33,6 +34,6 @@ from .team_builder import TeamBuilder
 
 __all__ = [
     "ActionCheckPanel", "Actions", "CJK_FONT", "Chances", "CharacterSheet", "ContestActions", "ContestTable",
-    "LiveOdds", "NotAllowed", "RoundLog", "ScoreChart", "SessionActions", "TeamBuilder", "apply_fonts",
-    "contest_chances",
+    "ContestView", "LiveOdds", "NotAllowed", "RoundLog", "ScoreChart", "SessionActions", "TeamBuilder",
+    "apply_fonts", "contest_chances",
 ]

@@ -28,6 +28,10 @@ from .actions import Actions, ContestActions, refusals
 _MD_SPECIAL = re.compile("([" + re.escape(string.punctuation.replace("&", "").replace(";", "")) + "])")
 
 
+#: What :func:`md_esc` put a backslash before.
+_MD_ESCAPED = re.compile(r"\\([" + re.escape(string.punctuation.replace("&", "").replace(";", "")) + "])")
+
+
 def esc(text) -> str:
     """HTML-escape any value for an HTML pane."""
     return html.escape(str(text), quote=True)
@@ -129,7 +133,9 @@ class HTML(pn.pane.HTML):
 def hint(button) -> str | None:
     """The text of a button's tooltip (why it is disabled, or what it does), or None."""
     tip = button.description
-    return tip.content if isinstance(tip, Tooltip) else tip
+    if isinstance(tip, Tooltip):
+        return tip.content
+    return None if tip is None else html.unescape(_MD_ESCAPED.sub(r"\1", tip))
 
 
 def set_objects(layout, objects) -> None:
@@ -390,20 +396,22 @@ class ComponentBase(pn.viewable.Viewer):
         self._tip(button, self._t(f"help.first.{command}"))
 
     def _tip(self, button, text: str) -> None:
-        """Show ``text`` (plain text, never HTML) when the pointer rests on ``button``.
+        """Show ``text`` (as text, never HTML) when the pointer rests on ``button``.
 
         Served, a button keeps one tooltip model whose text changes: a new model would make Bokeh
-        walk the page's whole document again on every update. In a notebook a page may be shown in
-        several outputs (documents), which must not share a model, so a new tooltip is made.
+        walk the page's whole document again on every update. In a notebook a component may be shown
+        in several outputs (documents), which must not share a model, so it gets Panel's usual
+        description -- Markdown, escaped to show verbatim.
         """
         current = button.description
-        if isinstance(current, Tooltip):
-            if current.content == text:
+        if _batch.served(self._doc):
+            if isinstance(current, Tooltip):
+                if current.content != text:
+                    current.content = text
                 return
-            if _batch.served(self._doc):
-                current.content = text
-                return
-        button.description = Tooltip(content=text, position="right", stylesheets=[_TOOLTIP_CSS])
+            button.description = Tooltip(content=text, position="right", stylesheets=[_TOOLTIP_CSS])
+        elif current != md_esc(text):
+            button.description = md_esc(text)
 
     def _run(self, command: str, /, **args):
         """Give a command; show a refusal in place (nothing changed) and return None, else the result."""

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import panel as pn
-from bokeh.models import AdaptiveTicker, Axis, DataRange1d, Label, LabelSet, Legend, Title
+from bokeh.models import (AdaptiveTicker, Axis, ColumnDataSource, DataRange1d, Label, LabelSet, Legend, Scatter,
+                          Title)
 from bokeh.palettes import Category10_10
 
 #: A font stack that can draw Korean on every platform (the Makefile installs Noto CJK on Debian).
@@ -64,7 +65,8 @@ def round_axis(fig) -> None:
     fig.xaxis.ticker = AdaptiveTicker(base=10, mantissas=[1, 2], min_interval=1, num_minor_ticks=2,
                                      desired_num_ticks=8)
     # an invisible point at rounds 0 and 1: the range always spans them, with no update on every stream
-    fig.scatter(x=[0, 1], y=[0, 0], fill_alpha=0, line_alpha=0)
+    fig.add_glyph(ColumnDataSource(data={"x": [0, 1], "y": [0, 0]}),
+                  Scatter(x="x", y="y", fill_alpha=0, line_alpha=0))
 
 
 def push(pane) -> None:

@@ -7,8 +7,9 @@ import param
 
 from raisus_panel.rules import CharacterTeam, RuleError
 
+from . import _contest_text as text
 from . import _derive as d
-from ._base import HTML, ComponentBase, esc, set_objects, set_options, style, team_pool_text
+from ._base import HTML, ComponentBase, esc, set_objects, set_options, style
 from .team_builder import TeamBuilder
 
 _NONE = ""  # the "nothing chosen yet" value of pickers
@@ -113,21 +114,39 @@ class ContestTable(ComponentBase):
                                     pn.Row(*(pn.Column(title, box) for title, box
                                              in zip(self._setup_side_titles, self._setup_sides))),
                                     self._setup_single, self._start, sizing_mode="stretch_width")
-        self._play_box = pn.Column(
-            self._header,
-            pn.Row(pn.Column(self._side_titles[0], self._side_boxes[0], sizing_mode="stretch_width"),
-                   pn.Column(self._side_titles[1], self._side_boxes[1], sizing_mode="stretch_width"),
-                   sizing_mode="stretch_width"),
-            self._ticket_box, pn.Row(self._roll, self._open_round, self._undo), self._exchange_box,
-            self._last_roll, self._result, self._fates_box, self._recover_box, self._close, self._end_box,
-            self._builder_box, sizing_mode="stretch_width")
-        self._layout = pn.Column(self._error, self._play_box, self._setup_box, sizing_mode="stretch_width")
+        self._sides_row = pn.Row(
+            pn.Column(self._side_titles[0], self._side_boxes[0], sizing_mode="stretch_width"),
+            pn.Column(self._side_titles[1], self._side_boxes[1], sizing_mode="stretch_width"),
+            sizing_mode="stretch_width")
+        self._play_box = pn.Column(sizing_mode="stretch_width")
+        self._layout = pn.Column(sizing_mode="stretch_width")
+        self._compose()
         self.param.watch(self._on_own_lang, "lang")
         self.param.watch(lambda e: setattr(self._builder_box, "visible", e.new), "show_team_builders")
         self.param.watch(self._on_own_actions, "actions")
 
     def __panel__(self):
         return self._layout
+
+    @property
+    def _gm(self) -> bool:
+        return self.actions.role == "gm"
+
+    def _compose(self) -> None:
+        """Lay out the controls of this table's role: a player's table has no GM-only rows (tickets,
+        undo, ending, recovery, the setup form), so each player's page holds fewer models. The room
+        checks every command whatever is shown."""
+        gm = self._gm
+        play = [self._header, self._sides_row]
+        if gm:
+            play.append(self._ticket_box)
+        play += [pn.Row(self._roll, self._open_round, self._undo) if gm else pn.Row(self._roll),
+                 self._exchange_box, self._last_roll, self._result, self._fates_box]
+        if gm:
+            play += [self._recover_box, self._close, self._end_box]
+        play.append(self._builder_box)
+        self._play_box.objects = play
+        self._layout.objects = [self._error, self._play_box, *([self._setup_box] if gm else [])]
 
     def _on_own_lang(self, event) -> None:
         for b in self._builders:
@@ -136,6 +155,9 @@ class ContestTable(ComponentBase):
     def _on_own_actions(self, event) -> None:
         for b in self._builders:
             b.actions = event.new
+        if getattr(event.old, "role", None) != event.new.role:  # cards and fates are laid out by role
+            self._cards, self._fate_rows = {}, {}
+            self._compose()
 
     def set_shown(self, shown: bool) -> None:
         """Whether the table is on screen (its team builders follow it); see ComponentBase."""
@@ -210,13 +232,14 @@ class ContestTable(ComponentBase):
             card["disband"].on_click(lambda e: self._run("disband", team=uid))
             card["members"] = {}
             card["members_box"] = pn.Column(sizing_mode="stretch_width")
-            body = [card["head"], card["members_box"], pn.Row(card["approve"], card["disband"])]
+            body = [card["head"], card["members_box"],
+                    pn.Row(card["approve"], card["disband"]) if self._gm else card["disband"]]
         else:
             card["cliche"] = pn.widgets.Select(options={}, width=200)
             card["inappropriate"] = pn.widgets.Checkbox(value=False, align="end")
             card["cliche"].param.watch(lambda e: self._on_pick(uid), "value")
             card["inappropriate"].param.watch(lambda e: self._on_pick(uid), "value")
-            body = [card["head"], pn.Row(card["cliche"], card["inappropriate"]), card["approve"]]
+            body = [card["head"], pn.Row(card["cliche"], card["inappropriate"]), *([card["approve"]] if self._gm else [])]
         card["view"] = pn.Column(*body, styles={"border": "1px solid #ddd", "border-radius": "6px"},
                                  margin=(5, 5), sizing_mode="stretch_width")
         self._cards[uid] = card
@@ -251,39 +274,15 @@ class ContestTable(ComponentBase):
                      appropriate=not card["inappropriate"].value) is None:
             self._refresh_now()  # refused: show the model's state again
 
-    def _unit_status(self, contest, u) -> str:
-        t = self._t
-        if isinstance(u, CharacterTeam):
-            return t("status.active") if contest.is_active(u.uid) else t("status.broken")
-        if contest.is_dropped(u):
-            return t("status.dropped")
-        if contest.is_defeated(u):
-            return t("status.defeated")
-        return t("status.active")
-
     def _sync_card(self, contest, u) -> pn.viewable.Viewable:
         t = self._t
         card = self._card(u)
         uid = u.uid
-        kind = t("kind.team") if card["team"] else t("kind.grunt_mob") if d.is_mob(u) else t("kind.character")
-        bits = [f"<b>{esc(u.name)}</b> <small>({esc(kind)} · {esc(self._unit_status(contest, u))})</small>"]
         if card["team"]:
-            sixes = contest.profile.team_dice == "member_sixes"
-            bits.append(esc(t("team.leader_is", name=u.leader.name)) + " · " +
-                        esc(team_pool_text(u, t, sixes=sixes)))
-            if u.revenge:
-                bits.append(f"<b>{esc(t('team.revenge_armed'))}</b>")
-            if u.inappropriate:
-                bits.append(esc(t("contest.team_inappropriate")))
             rows = []
             for m in u.members:
                 row = self._member_row(card, m)
-                state = (t("status.dropped") if m.uid in u.dropped else
-                         t("status.down") if not u.is_active(m) else
-                         t("team.leader") if m is u.leader else "")
-                flag = "" if u.appropriate[m.uid] else " · " + t("contest.inappropriate")
-                label = f"{m.name} — {u.cliche_of(m).label}{flag}" + (f" ({state})" if state else "")
-                row["label"].object = esc(label)
+                row["label"].object = esc(text.member_label(u, m, t))
                 self._offer(row["volunteer"], "volunteer", member=m.uid)
                 self._offer(row["drop"], "drop_out", member=m.uid)
                 row["assign"].visible = contest.profile.team_loss == "leader_assigns"
@@ -308,14 +307,9 @@ class ContestTable(ComponentBase):
             can_choose = pick is not None and self._can("choose", unit=uid, cliche=pick)
             card["cliche"].disabled = not can_choose
             card["inappropriate"].disabled = not can_choose
-            if chosen is not None and contest.is_active(uid):
-                bits.append(esc(t("contest.pool", n=contest.pool(uid))))
-        needs = contest.needs_approval(uid)
-        if needs:
-            bits.append(f"<b>{esc(t('contest.awaits_approval'))}</b>")
-        card["approve"].visible = needs
+        card["approve"].visible = contest.needs_approval(uid)
         self._offer(card["approve"], "approve", unit=uid)
-        card["head"].object = "<br>".join(bits)
+        card["head"].object = text.unit_head_html(contest, u, t)
         return card["view"]
 
     # -- refresh ----------------------------------------------------------------------------------
@@ -328,12 +322,7 @@ class ContestTable(ComponentBase):
         if contest is None:
             return
         t = self._t
-        # header
-        mode = t("contest.single_roll") if contest.single_roll else t("contest.rounds_mode")
-        status = t("contest.status_ended") if contest.status == "ended" else \
-            t("contest.next_round", n=contest.round + 1)
-        self._header.object = (f"<h3>{esc(contest.name)}</h3><div>{esc(mode)} · {esc(status)} · "
-                               f"{esc(t('contest.round', n=contest.round))}</div>")
+        self._header.object = text.header_html(contest, t)
         # units
         for s in (0, 1):
             self._side_titles[s].object = f"<h4>{esc(t(f'side.{s}'))}</h4>"
@@ -351,9 +340,9 @@ class ContestTable(ComponentBase):
         self._close.visible = contest.status == "ended" and self.actions.supports("close_contest")
         self._ticket_box.visible = self._can("give_tickets")
         self._sync_exchange_pickers(contest)
-        self._last_roll.object = self._last_roll_html(contest)
+        self._last_roll.object = text.last_roll_html(contest, t)
         # the end
-        self._result.object = self._result_html(contest)
+        self._result.object = text.result_html(contest, t)
         self._sync_fates(contest)
         ended = contest.status == "ended"
         self._recover_box.visible = ended
@@ -427,14 +416,12 @@ class ContestTable(ComponentBase):
                 row["text"].param.update(name=t("contest.fate"), placeholder=t("contest.fate_placeholder"))
                 row["decide"].name = t("contest.decide_fate")
                 row["veto"].name = t("contest.veto_fate")
-                row["view"] = pn.Column(pn.Row(row["label"], row["text"], row["decide"], row["veto"],
-                                               sizing_mode="stretch_width"), row["fate"],
-                                        sizing_mode="stretch_width")
+                buttons = [row["decide"], row["veto"]] if self._gm else [row["decide"]]
+                row["view"] = pn.Column(pn.Row(row["label"], row["text"], *buttons, sizing_mode="stretch_width"),
+                                        row["fate"], sizing_mode="stretch_width")
                 self._fate_rows[uid] = row
             row["label"].object = f"<b>{esc(names.get(uid, uid))}</b>"
-            written = contest.fates.get(uid)
-            row["fate"].object = esc(t("contest.fate_written", text=written)) if written else \
-                f"<i>{esc(t('contest.fate_owed'))}</i>"
+            row["fate"].object = text.fate_html(contest, uid, t)
             self._offer(row["decide"], "decide_fate", character=uid, text=_TEXT_LATER)
             self._offer(row["veto"], "veto_fate", character=uid)
             rows.append(row["view"])
@@ -462,50 +449,12 @@ class ContestTable(ComponentBase):
         """Enable Start only when the rules and the room would accept the form as it is."""
         self._offer(self._start, "start_contest", **self._setup_args())
 
-    # -- texts ------------------------------------------------------------------------------------
-    def _last_roll_html(self, contest) -> str:
-        event = contest.last_roll
-        if not event:
-            return ""
-        t = self._t
-        names = d.names(contest)
-        who = [names.get(u, u) for u in event["units"]]
-        lines = []
-        for i, attempt in enumerate(event["attempts"], 1):
-            a, b = attempt
-            text = t("roll.attempt", n=i, a=who[0], fa=", ".join(map(str, a["faces"])), ta=a["total"],
-                     b=who[1], fb=", ".join(map(str, b["faces"])), tb=b["total"])
-            if a["total"] == b["total"]:
-                text += " — " + t("roll.tie")
-            lines.append(f"<li>{esc(text)}</li>")
-        winner = who[event["winner"]]
-        verdict = t("roll.winner", round=event["round"], name=winner)
-        hits = "; ".join(t("roll.hit", name=names.get(h["character"], h["character"]), cliche=h["cliche"],
-                           n=h["current"] + h["extra"]) for h in event["hits"])
-        detail = esc(verdict) + (f"<br>{esc(hits)}" if hits else "")
-        return (f"<div class='raisus-last-roll'><b>{esc(t('roll.title'))}</b><ol>{''.join(lines)}</ol>"
-                f"{detail}</div>")
-
-    def _result_html(self, contest) -> str:
-        if contest.status != "ended":
-            return ""
-        t = self._t
-        if contest.winner is None:
-            text = t("contest.ended_no_winner")
-        else:
-            text = t("contest.ended_winner", side=t(f"side.{contest.winner}"),
-                     names=", ".join(u.name for u in contest.sides[contest.winner]))
-        out = f"<h4>{esc(text)}</h4>"
-        if contest.outcome:
-            out += f"<p>{esc(contest.outcome)}</p>"
-        return out
-
     # -- commands ---------------------------------------------------------------------------------
     def decide_fate(self, character: str):
         """Send the fate typed for ``character`` (a uid) as ``decide_fate``."""
         row = self._fate_rows.get(character)
-        text = row["text"].value if row else ""
-        result = self._run("decide_fate", character=character, text=text)
+        typed = row["text"].value if row else ""
+        result = self._run("decide_fate", character=character, text=typed)
         if result is not None and row:
             row["text"].value = ""
         return result

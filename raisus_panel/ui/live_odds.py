@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass, field
 
 import panel as pn
 import param
-from bokeh.models import ColumnDataSource, HoverTool, NumeralTickFormatter
+from bokeh.models import CDSView, ColumnDataSource, HoverTool, Legend, Line, NumeralTickFormatter, Scatter
 from bokeh.plotting import figure
 
 from raisus_panel.rules import CharacterTeam, RuleError, odds
@@ -72,14 +73,31 @@ def _damage(contest, winner, loser) -> int:
     return 1
 
 
+#: contest -> (its events then, their last one, the chances): every page showing one shared contest
+#: gets the same answer, so it is worked out once per change, not once per page.
+_rated: "weakref.WeakKeyDictionary[object, tuple]" = weakref.WeakKeyDictionary()
+
+
 def contest_chances(contest) -> Chances:
     """The exact odds of ``contest`` from its current state (see :class:`Chances`).
 
     Team bonus dice, a pending revenge bonus and the damage of an inappropriate win are taken from
-    the contest; the contest is assumed to be fought on with the clichés chosen now.
+    the contest; the contest is assumed to be fought on with the clichés chosen now. The state is
+    its event log, so the answer is kept until the log changes.
     """
     if contest is None:
         return Chances("none")
+    events = contest.events
+    last = events[-1] if events else None
+    known = _rated.get(contest)
+    if known is not None and known[0] == len(events) and known[1] is last:
+        return known[2]
+    chances = _rate(contest)
+    _rated[contest] = (len(events), last, chances)
+    return chances
+
+
+def _rate(contest) -> Chances:
     if contest.status == "ended":
         p = None if contest.winner is None else (1.0 if contest.winner == 0 else 0.0)
         return Chances("ended", p_win=p, p_next=None)
@@ -225,17 +243,17 @@ class LiveOdds(ComponentBase):
                      title=t("odds.chart_title"), x_axis_label=t("chart.round"), y_axis_label=t("odds.axis"))
         fig.y_range.start, fig.y_range.end = 0, 1
         fig.yaxis.formatter = NumeralTickFormatter(format="0%")
-        win = fig.line(x="x", y="p_win", source=self._source, line_width=2, color=PALETTE[0],
-                       legend_label=t("odds.p_win_short"))
-        nxt = fig.line(x="x", y="p_next", source=self._source, line_width=2, line_dash="dashed",
-                       color=PALETTE[1], legend_label=t("odds.p_next_short"))
-        dots = fig.scatter(x="x", y="p_win", source=self._source, size=6, color=PALETTE[0])
+        view = CDSView()  # glyphs added directly, on one view: fewer models on every served page
+        win = fig.add_glyph(self._source, Line(x="x", y="p_win", line_width=2, line_color=PALETTE[0]), view=view)
+        nxt = fig.add_glyph(self._source, Line(x="x", y="p_next", line_width=2, line_dash="dashed",
+                                               line_color=PALETTE[1]), view=view)
+        dots = fig.add_glyph(self._source, Scatter(x="x", y="p_win", size=6, fill_color=PALETTE[0],
+                                                   line_color=PALETTE[0]), view=view)
         fig.add_tools(HoverTool(renderers=[dots], tooltips=[
             (t("chart.round"), "@round"), (t("odds.p_win_short"), "@p_win{0.0%}"),
             (t("odds.p_next_short"), "@p_next{0.0%}")]))
-        fig.legend.location = "top_left"
-        fig.legend.click_policy = "hide"
-        del win, nxt
+        fig.add_layout(Legend(items=[(t("odds.p_win_short"), [win, dots]), (t("odds.p_next_short"), [nxt])],
+                              location="top_left", click_policy="hide"))
         round_axis(fig)
         apply_fonts(fig)
         return fig

@@ -6,7 +6,7 @@ import math
 
 import panel as pn
 import param
-from bokeh.models import ColumnDataSource, HoverTool, Legend
+from bokeh.models import CDSView, ColumnDataSource, HoverTool, Legend, Scatter, Step
 from bokeh.plotting import figure
 
 from . import _derive as d
@@ -177,20 +177,25 @@ class ScoreChart(ComponentBase):
                      x_axis_label=t("chart.round"), y_axis_label=t("chart.score"))
         fig.y_range.start = 0
         labels = contest.series if contest is not None else {}
-        items = []
+        # glyphs added directly (no selection/muted copies made in Python) on one shared view, and a
+        # single hover for every series: a served page carries each of these models per session
+        view = CDSView()
+        items, dots = [], []
         for i, (key, col) in enumerate(self.columns().items()):
             color = PALETTE[i % len(PALETTE)]
-            line = fig.step(x="x", y=col, source=self._source, mode="after", line_width=2, color=color)
-            dots = fig.scatter(x="x", y=col, source=self._source, size=7, color=color, name=labels[key])
-            items.append((labels[key], [line, dots]))
-            # one hover per series, so the score shown is that series' own column
-            fig.add_tools(HoverTool(renderers=[dots], visible=False, tooltips=[
-                (t("chart.series"), "$name"), (t("chart.round"), "@round"),
-                (t("chart.score"), f"@{{{col}}}"), (t("chart.event"), "@event"), (t("chart.dice"), "@faces")]))
+            line = fig.add_glyph(self._source, Step(x="x", y=col, mode="after", line_width=2, line_color=color),
+                                 view=view)
+            dots.append(fig.add_glyph(self._source, Scatter(x="x", y=col, size=7, fill_color=color,
+                                                            line_color=color), view=view, name=labels[key]))
+            items.append((labels[key], [line, dots[-1]]))
+        if dots:
+            fig.add_tools(HoverTool(renderers=dots, tooltips=[
+                (t("chart.series"), "$name"), (t("chart.round"), "@round"), (t("chart.score"), "$snap_y"),
+                (t("chart.event"), "@event"), (t("chart.dice"), "@faces")]))
         if items:
             fig.add_layout(Legend(items=items, click_policy="hide"), "right")
-        marks = fig.scatter(x="x", y="y", source=self._events_source, marker="marker", size=13,
-                            fill_color="white", line_color="black", line_width=1.5)
+        marks = fig.add_glyph(self._events_source, Scatter(x="x", y="y", marker="marker", size=13, fill_color="white",
+                                                           line_color="black", line_width=1.5))
         fig.add_tools(HoverTool(renderers=[marks], tooltips=[
             (t("chart.round"), "@round"), (t("chart.event"), "@event")]))
         round_axis(fig)

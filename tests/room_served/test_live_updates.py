@@ -8,7 +8,8 @@ checked is what each session receives and what the server does for it -- counts,
 * as **one** PATCH-DOC message per page (all components' changes batched in one hold);
 * without Bokeh walking any page's whole model graph (nothing is added or removed for a round:
   buttons keep their tooltip model and change its text);
-* tabs are dynamic: what is on a closed tab is not refreshed, and catches up when its tab opens.
+* tabs are dynamic: a tab is made when first opened; a closed tab is not refreshed and catches up
+  when it opens again.
 """
 
 from __future__ import annotations
@@ -173,15 +174,23 @@ def test_buttons_keep_their_tooltip_and_change_its_text(game):
     assert len(texts) == 2, texts  # refused after a won round, "what it does" after a lost one
 
 
-def test_a_closed_tab_waits_and_catches_up_when_opened(game):
+def test_tabs_are_made_when_first_opened_and_a_closed_tab_catches_up_when_opened_again(game):
     room, clients, pages = game
     page = pages["spectator"]
+    assert "log" not in page._tab_children  # nobody looked at the log yet: it does not exist
+
+    def open_tab(i):
+        on_page_doc(page, lambda: setattr(page._tabs, "active", i))
+
+    open_tab(1)  # the spectator opens the Log tab ...
     log = page._log
+    assert not log._behind and log.entries()[0][0] in log._body.object
+    open_tab(0)  # ... and goes back to the table
     quiet(clients, roll(pages))
     heading = log.entries()[0][0]  # what the log says first now
     assert log._behind and heading not in log._body.object  # the Log tab is closed: not redrawn
 
     t0 = time.monotonic()
-    on_page_doc(page, lambda: setattr(page._tabs, "active", 1))  # the spectator opens the Log tab
+    open_tab(1)
     assert not log._behind and heading in log._body.object
     assert _wait_for(lambda: clients.since(t0)[ROLES.index("spectator")], timeout=30)  # and it is sent

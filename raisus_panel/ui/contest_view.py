@@ -1,0 +1,73 @@
+"""ContestView: a contest (대결) as a spectator sees it -- the same table in words, with no controls."""
+
+from __future__ import annotations
+
+import panel as pn
+
+from raisus_panel.rules import CharacterTeam
+
+from . import _contest_text as text
+from . import _derive as d
+from ._base import HTML, ComponentBase, esc
+
+
+#: Each unit as a card, like the table's.
+_UNIT_CSS = ".raisus-unit { border: 1px solid #ddd; border-radius: 6px; padding: 4px 8px; margin: 5px 0; }"
+
+
+class ContestView(ComponentBase):
+    """The contest on the table without a single control: for people who only watch.
+
+    It shows what :class:`ContestTable` shows in words -- the header with the round, both sides'
+    units with their status, pools, team make-up and members, the last roll with every attempt, the
+    result and the fates -- in a handful of HTML panes, so a spectator's page stays light and each
+    change sends only the panes whose text changed. Everything people typed is escaped.
+
+    Parameters
+    ----------
+    actions
+        The adapter whose ``contest`` is shown (nothing is ever sent through it).
+    """
+
+    def _build(self) -> None:
+        self._header = HTML(sizing_mode="stretch_width")
+        self._sides = [HTML(sizing_mode="stretch_width", stylesheets=[_UNIT_CSS]) for _ in (0, 1)]
+        self._last_roll = HTML(sizing_mode="stretch_width")
+        self._result = HTML(sizing_mode="stretch_width")
+        self._fates = HTML(sizing_mode="stretch_width")
+        self._layout = pn.Column(self._header, pn.Row(*self._sides, sizing_mode="stretch_width"),
+                                 self._last_roll, self._result, self._fates, sizing_mode="stretch_width",
+                                 css_classes=["raisus-contest-view"])
+
+    def __panel__(self):
+        return self._layout
+
+    def _refresh(self) -> None:
+        contest = self.contest
+        t = self._t
+        if contest is None:
+            self._header.object = f"<i>{esc(t('odds.no_contest'))}</i>"
+            for pane in (*self._sides, self._last_roll, self._result, self._fates):
+                pane.object = ""
+            return
+        self._header.object = text.header_html(contest, t)
+        for s, pane in enumerate(self._sides):
+            pane.object = f"<h4>{esc(t(f'side.{s}'))}</h4>" + "".join(
+                self._unit_html(contest, u) for u in contest.sides[s])
+        self._last_roll.object = text.last_roll_html(contest, t)
+        self._result.object = text.result_html(contest, t)
+        names = d.names(contest)
+        self._fates.object = "".join(
+            f"<p><b>{esc(names.get(uid, uid))}</b>: {text.fate_html(contest, uid, t)}</p>"
+            for uid in contest.owed_fates)
+
+    def _unit_html(self, contest, u) -> str:
+        body = text.unit_head_html(contest, u, self._t)
+        if isinstance(u, CharacterTeam):
+            body += "<ul>" + "".join(f"<li>{esc(text.member_label(u, m, self._t))}</li>" for m in u.members) + "</ul>"
+        else:
+            chosen = contest.chosen(u.uid)
+            if chosen is not None:
+                flag = f" · {esc(self._t('contest.inappropriate'))}" if contest.is_inappropriate(u.uid) else ""
+                body += f"<br>{esc(self._t('contest.cliche'))}: {esc(chosen.label)}{flag}"
+        return f"<div class='raisus-unit'>{body}</div>"
