@@ -107,27 +107,17 @@ def set_options(select, options, prefer=None) -> None:
 
 
 class HTML(pn.pane.HTML):
-    """An HTML pane whose updates send only what changed in it (its text, usually).
+    """An HTML pane whose text changes send only the new text.
 
-    Panel's HTML pane recomputes all its properties when its text changes, style sheets included,
-    as new Bokeh models: every update of every pane then re-sends them and makes a served page walk
-    its whole document again. Style sheets set on the pane still go through as usual.
+    When its text changes, Panel's HTML pane recomputes every property of its model, style sheets
+    included (as new Bokeh models): each update then costs a few milliseconds, re-sends them, and
+    makes a served page walk its whole document again. This pane sets the model's ``text`` alone
+    (through the pane's own transformation, so sanitising and escaping rules still apply); every
+    other parameter is synced by Panel as usual.
     """
 
-    _text_only = False
-
     def _update(self, ref, model) -> None:
-        self._text_only = True
-        try:
-            super()._update(ref, model)
-        finally:
-            self._text_only = False
-
-    def _process_param_change(self, params):
-        params = super()._process_param_change(params)
-        if self._text_only:
-            params.pop("stylesheets", None)
-        return params
+        model.update(**self._process_param_change({"object": self.object}))
 
 
 def hint(button) -> str | None:
@@ -383,11 +373,13 @@ class ComponentBase(pn.viewable.Viewer):
     def _offer(self, button, command: str, /, **args) -> bool:
         """Enable ``button`` if ``command`` would be accepted now, else disable it.
 
-        Its tooltip says why not, or else what the command does.
+        Its tooltip says why not, or else what the command does. Call it after setting the button's
+        ``visible``: a hidden button is left as it is (nothing to send for it).
         """
         reason = self._why_not(command, **args)
-        button.disabled = reason is not None
-        self._tip(button, reason if reason is not None else self._t(f"help.{command}"))
+        if button.visible:  # a hidden button is brought up to date when it is shown
+            button.disabled = reason is not None
+            self._tip(button, reason if reason is not None else self._t(f"help.{command}"))
         return reason is None
 
     def _withhold(self, button, command: str) -> None:

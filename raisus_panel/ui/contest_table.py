@@ -25,10 +25,11 @@ class ContestTable(ComponentBase):
     Each unit shows its cliché picker (switching between rounds), an "inappropriate" toggle and the
     GM's approval button; teams show leader, pool make-up, revenge bonus and per-member buttons
     (volunteer right after a lost round, drop out, hand on the hit with that option) and can be
-    disbanded; a team builder per side forms and re-forms teams. **Roll round** plays a round (ties
-    are re-rolled; every attempt of the last roll is shown); with several units on a side the GM picks
-    attacker and target for each exchange and ends the round. Before the first roll the GM may give
-    tickets. At the end, the winners write fates (the GM may veto), and the GM recovers spent dice.
+    disbanded; a team builder per side (opened with **Form a team…**) forms and re-forms teams.
+    **Roll round** plays a round (ties are re-rolled; every attempt of the last roll is shown); with
+    several units on a side the GM picks attacker and target for each exchange and ends the round.
+    Before the first roll the GM may give tickets. At the end, the winners write fates (the GM may
+    veto), and the GM recovers spent dice. A player's table leaves out the GM's controls.
     Every click is a command through ``actions``; a refusal is shown (in the table's language) and
     changes nothing. Buttons are enabled only when ``actions.why_not_error`` says the command would be
     accepted (a dry run of the rules' own command); a disabled button tells why on hover. With no
@@ -41,18 +42,23 @@ class ContestTable(ComponentBase):
     """
 
     show_team_builders = param.Boolean(default=True, doc="""
-        Whether to show a team builder under each side (to form and re-form character teams).""")
+        Whether to offer a team builder under each side (to form and re-form character teams). The
+        builders are made when the "Form a team…" button is first pressed.""")
 
     def _build(self) -> None:
         self._syncing = False
+        self._refreshing = False
         self._cards: dict[str, dict] = {}
         self._fate_rows: dict[str, dict] = {}
         self._side_uids: list[list[str]] = [[], []]
         self._header = HTML(sizing_mode="stretch_width")
         self._side_titles = [HTML(), HTML()]
         self._side_boxes = [pn.Column(sizing_mode="stretch_width"), pn.Column(sizing_mode="stretch_width")]
-        self._builders = [TeamBuilder(actions=self.actions, side=s, lang=self.lang) for s in (0, 1)]
-        self._builder_box = pn.Row(*self._builders, sizing_mode="stretch_width")
+        # the team builders are made when first asked for: most pages never form a team
+        self._made_builders: list[TeamBuilder] = []
+        self._teams = pn.widgets.Button(**style(outline=True))
+        self._teams.on_click(lambda e: self._builders)
+        self._builder_box = pn.Row(self._teams, sizing_mode="stretch_width")
         # rounds
         self._roll = pn.widgets.Button(**style("primary"))
         self._roll.on_click(lambda e: self._run("roll_round"))
@@ -148,12 +154,22 @@ class ContestTable(ComponentBase):
         self._play_box.objects = play
         self._layout.objects = [self._error, self._play_box, *([self._setup_box] if gm else [])]
 
+    @property
+    def _builders(self) -> list[TeamBuilder]:
+        """The team builder of each side, made (and shown in place of the Teams button) when first used."""
+        if not self._made_builders:
+            self._made_builders = [TeamBuilder(actions=self.actions, side=s, lang=self.lang) for s in (0, 1)]
+            for b in self._made_builders:
+                b.set_shown(self._shown)
+            self._builder_box.objects = list(self._made_builders)
+        return self._made_builders
+
     def _on_own_lang(self, event) -> None:
-        for b in self._builders:
+        for b in self._made_builders:
             b.lang = event.new
 
     def _on_own_actions(self, event) -> None:
-        for b in self._builders:
+        for b in self._made_builders:
             b.actions = event.new
         if getattr(event.old, "role", None) != event.new.role:  # cards and fates are laid out by role
             self._cards, self._fate_rows = {}, {}
@@ -162,19 +178,20 @@ class ContestTable(ComponentBase):
     def set_shown(self, shown: bool) -> None:
         """Whether the table is on screen (its team builders follow it); see ComponentBase."""
         super().set_shown(shown)
-        for b in self._builders:
+        for b in self._made_builders:
             b.set_shown(shown)
 
     def dispose(self) -> None:
         """Remove every watcher on shared state, the team builders' too."""
         super().dispose()
-        for b in self._builders:
+        for b in self._made_builders:
             b.dispose()
 
     # -- labels -----------------------------------------------------------------------------------
     def _relabel(self) -> None:
         t = self._t
         self._undo.name = t("contest.undo")
+        self._teams.name = t("contest.teams")
         self._open_round.name = t("contest.open_round")
         self._close.name = t("contest.close")
         self._attacker.name = t("contest.attacker")
@@ -314,6 +331,14 @@ class ContestTable(ComponentBase):
 
     # -- refresh ----------------------------------------------------------------------------------
     def _refresh(self) -> None:
+        self._refreshing = True  # the pickers' syncs below offer the buttons once, at the end
+        try:
+            self._show_contest()
+        finally:
+            self._refreshing = False
+        self._sync_buttons()
+
+    def _show_contest(self) -> None:
         contest = self.contest
         self._builder_box.visible = self.show_team_builders and contest is not None
         self._play_box.visible = contest is not None
@@ -352,10 +377,9 @@ class ContestTable(ComponentBase):
             chars = contest.characters()
             set_options(self._recover_char, {c.name: c.uid for c in chars})
             self._sync_recover()
-        self._sync_buttons()
 
     def _sync_buttons(self) -> None:
-        if self.contest is None:
+        if self.contest is None or self._refreshing:
             return
         self._offer(self._roll, "roll_round")
         self._offer(self._undo, "undo")

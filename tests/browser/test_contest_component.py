@@ -122,6 +122,7 @@ def test_a_whole_team_contest_by_clicking(contest_server, new_page):
     expect(button(page, "contest.exchange")).to_be_visible()
 
     # -- form the team in side A's team builder -----------------------------------------------------
+    button(page, "contest.teams").click()  # the team builders open on demand
     form = button(page, "team.form").first  # side A's builder comes first
     expect(form).to_be_disabled()
     for name in ("Knight", "Viking", "Squire"):

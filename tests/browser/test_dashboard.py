@@ -163,6 +163,7 @@ def wait_rolled(page, n: int) -> None:
 
 def form_team_as_gm(page) -> None:
     """The GM teams up Sir Ann and Bob's character on side A with the team builder."""
+    button(page, "contest.teams").click()  # the team builders open on demand
     for name in ("Sir Ann", XSS):
         page.get_by_role("checkbox", name=name, exact=True).first.check()
     expect(page.get_by_text(t("team.pool", parts=f"Sir Ann 4 + {XSS}", n=5)).first).to_be_visible()
