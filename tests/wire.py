@@ -57,6 +57,7 @@ class WireSession:
         self.index = index
         self.messages: list[tuple] = []  # (arrival of the last frame, msgtype, bytes, events)
         self.pull_bytes = 0
+        self.pull_text = ""  # the document as it arrived (JSON)
         self.pull_models = 0
         self.connect_s = 0.0
         self._ws = None
@@ -85,6 +86,7 @@ class WireSession:
             if reply[1] == "PULL-DOC-REPLY":
                 break
         self.pull_bytes = reply[2]
+        self.pull_text = reply[3]
         self.pull_models = _count_models(json.loads(reply[3]))
         await self._send("PATCH-DOC", {"events": [DOCUMENT_READY]})
         self.connect_s = time.monotonic() - start

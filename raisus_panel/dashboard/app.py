@@ -14,6 +14,7 @@ from .join import JoinPage
 from .lobby import Lobby
 from .room_page import RoomPage
 from .settings import db_path, query_param
+from .wire import send_utf8
 
 CSS = """
 .raisus-roster td, .raisus-roster th { padding: 2px 10px; text-align: left; }
@@ -61,6 +62,7 @@ def reload_on_reconnect(doc=None) -> None:
 
 def create_app(registry: RoomRegistry | None = None):
     """Build one browser session's page (call it once per session, e.g. from ``panel serve``)."""
+    send_utf8()  # Korean texts travel at half the size
     registry = registry or get_registry(db_path())
     page = page_for(registry, query_param("token"))
     reload_on_reconnect()

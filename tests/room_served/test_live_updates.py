@@ -22,6 +22,7 @@ import pytest
 from bokeh.document.models import DocumentModelManager
 
 from raisus_panel.dashboard import RoomPage
+from raisus_panel.i18n import t
 from raisus_panel.rules import SeededDice
 from raisus_panel.ui._base import hint
 
@@ -194,3 +195,11 @@ def test_tabs_are_made_when_first_opened_and_a_closed_tab_catches_up_when_opened
     open_tab(1)
     assert not log._behind and heading in log._body.object
     assert _wait_for(lambda: clients.since(t0)[ROLES.index("spectator")], timeout=30)  # and it is sent
+
+
+def test_korean_travels_as_utf8_not_as_escapes(game):
+    """Bokeh escapes non-ASCII text by default (six bytes a syllable); the dashboard sends UTF-8."""
+    room, clients, pages = game
+    page = clients.sessions[ROLES.index("spectator")].pull_text
+    title = t("dashboard.tab.table", "ko")
+    assert title in page and "\\u" + format(ord(title[0]), "04x") not in page
