@@ -6,8 +6,10 @@ SQLite store), built as ``panel serve apps/dashboard.py`` builds it: an imported
 a player (Ann) whose three characters form a team, the GM's NPC Ogre, a contest started -- on
 seeded dice, so every K plays the same rounds.
 
-**Sessions.** K headless sessions open the room page: the GM's link first, then Ann's personal link
-and the spectators' link in turn. They are raw websocket clients speaking Bokeh's protocol (ACK,
+**Sessions.** K headless sessions open the room page: the GM's link first, then ``--players`` tabs on
+Ann's personal link (5 by default: a table of a GM and a handful of players, everyone else watching),
+then the spectators' link. ``--players 25`` at K=50 gives the worst case, half of the room at the
+table (a player's page has more to update than a spectator's). They are raw websocket clients speaking Bokeh's protocol (ACK,
 PULL-DOC, the ``document_ready`` event BokehJS sends once the page is drawn, then PATCH-DOC
 messages), all in one child process on one asyncio loop: a browser page each is far too heavy for
 50 here, and keeping the clients out of the server's process keeps their parsing off its GIL. Both
@@ -261,10 +263,11 @@ def make_room(registry) -> tuple:
     return room, {"gm": links.gm, "player": player_token, "spectator": links.spectator}
 
 
-def tokens_for(k: int, links: dict) -> list[tuple[str, str]]:
-    """(role, token) of K sessions: the GM first, then Ann's and the spectators' tabs in turn."""
-    others = ("player", "spectator")
-    return [("gm", links["gm"])] + [(others[i % 2], links[others[i % 2]]) for i in range(k - 1)]
+def tokens_for(k: int, links: dict, players: int) -> list[tuple[str, str]]:
+    """(role, token) of K sessions: the GM first, then ``players`` of Ann's tabs, then spectators."""
+    players = max(0, min(players, k - 1))
+    return ([("gm", links["gm"])] + [("player", links["player"])] * players +
+            [("spectator", links["spectator"])] * (k - 1 - players))
 
 
 def live_pages(room) -> list:
@@ -318,7 +321,7 @@ def component_of_models(room) -> dict[str, str]:
         claim(page, "RoomPage (title, presence, roster)")  # first: its children claim their own
         for child in getattr(page, "_children", []):
             claim(child, type(child).__name__)
-            for builder in getattr(child, "_builders", []):
+            for builder in getattr(child, "_made_builders", []):  # the ones made (opened) only
                 claim(builder, type(builder).__name__)
     return owner
 
@@ -366,8 +369,8 @@ def instrument() -> Timers:
     from raisus_panel.room import Room
 
     timers = Timers()
-    for name in ("ContestTable", "ScoreChart", "LiveOdds", "RoundLog", "ActionCheckPanel", "CharacterSheet",
-                 "TeamBuilder"):
+    for name in ("ContestTable", "ContestView", "ScoreChart", "LiveOdds", "RoundLog", "ActionCheckPanel",
+                 "CharacterSheet", "TeamBuilder"):
         cls = getattr(ui, name, None)
         if cls is not None:
             timers.wrap(cls, "_refresh", f"{name}._refresh")
@@ -404,7 +407,7 @@ def wait_for(predicate, timeout: float, step: float = 0.05) -> bool:
 
 def run_phase(k: int, args, registry, port: int, clients: Clients, timers: Timers) -> dict:
     room, links = make_room(registry)
-    roles = tokens_for(k, links)
+    roles = tokens_for(k, links, args.players)
     ws_url = f"ws://127.0.0.1:{port}/dashboard/ws"
     gc.collect()
     time.sleep(0.2)
@@ -473,7 +476,7 @@ def run_phase(k: int, args, registry, port: int, clients: Clients, timers: Timer
     }
 
 
-def tracemalloc_phase(k: int, registry, port: int, clients: Clients) -> float:
+def tracemalloc_phase(k: int, players: int, registry, port: int, clients: Clients) -> float:
     """Python heap per session while K sessions connect (tracemalloc; a fresh room)."""
     import tracemalloc
 
@@ -482,7 +485,7 @@ def tracemalloc_phase(k: int, registry, port: int, clients: Clients) -> float:
     tracemalloc.start()
     try:
         base = tracemalloc.get_traced_memory()[0]
-        clients.call("connect", f"ws://127.0.0.1:{port}/dashboard/ws", [t for _, t in tokens_for(k, links)])
+        clients.call("connect", f"ws://127.0.0.1:{port}/dashboard/ws", [t for _, t in tokens_for(k, links, players)])
         wait_for(lambda: len(room.presence) >= k, 120)
         time.sleep(0.5)
         gc.collect()
@@ -517,8 +520,8 @@ def table(head, rows) -> None:
 
 def report(phases: list[dict], heap: float | None, args) -> None:
     print()
-    print("Room page served to K headless sessions (GM, then player and spectator tabs); the GM rolls "
-          "rounds by clicks.")
+    print(f"Room page served to K headless sessions (the GM, up to {args.players} player tabs, the rest spectators); "
+          "the GM rolls rounds by clicks.")
     quiet = ", ".join(f"{p['quiet']:.2f} s" for p in phases)
     print(f"Update = from the click until every session got the score chart's new row and no session got "
           f"anything for a quiet window ({quiet}), timed at the last message of the slowest session;")
@@ -545,6 +548,15 @@ def report(phases: list[dict], heap: float | None, args) -> None:
         if p["present_after_close"]:
             print(f"  K={p['k']}: {p['present_after_close']} sessions still present {args.close_timeout:.0f} s "
                   "after closing")
+    print()
+    print("Bytes per round update by role (median over rounds and sessions):")
+    for p in phases:
+        by_role: dict[str, list] = {}
+        for x in p["rounds"]:
+            for role, size in zip(p["roles"], x["bytes"]):
+                by_role.setdefault(role, []).append(size)
+        print(f"  K={p['k']}: " + ", ".join(f"{role} {kb(median(sizes))} ({p['roles'].count(role)} sessions)"
+                                             for role, sizes in by_role.items()))
     connect = phases[0]["connect"][0]
     print()
     print(f"Initial page (GM): {kb(connect[1])} PULL-DOC reply, {connect[2]} Bokeh models.")
@@ -598,6 +610,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sessions", type=int, nargs="+", default=[1, 10, 50], help="the Ks (default 1 10 50)")
     parser.add_argument("--rounds", type=int, default=20, help="rounds per K (default 20)")
+    parser.add_argument("--players", type=int, default=5,
+                        help="player tabs among the K sessions (default 5; the GM is one more, the rest watch)")
     parser.add_argument("--budget", type=float, default=30.0,
                         help="stop a K's rounds once they took this many seconds (default 30)")
     parser.add_argument("--min-rounds", type=int, default=2, help="rounds played whatever the budget (default 2)")
@@ -636,7 +650,7 @@ def main(argv=None) -> int:
                       file=sys.stderr)
             timers.restore()
             if args.tracemalloc:
-                heap = tracemalloc_phase(args.heap_sessions, registry, port, clients)
+                heap = tracemalloc_phase(args.heap_sessions, args.players, registry, port, clients)
         finally:
             timers.restore()
             clients.stop()
