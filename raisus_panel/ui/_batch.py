@@ -43,7 +43,8 @@ def schedule(doc, owner, fn: Callable, *args) -> None:
     collected or disposed (``owner._disposed``) by the time the batch runs.
     """
     bound = getattr(fn, "__self__", None) is not None
-    key = (id(owner), getattr(fn, "__name__", repr(fn)), id(fn) if not bound else 0)
+    # a bound method is new on every access: it is the same call if it has the same name
+    key = (id(owner), fn.__name__ if bound else id(fn))
     entry = (weakref.ref(owner), weakref.WeakMethod(fn) if bound else (lambda f=fn: f), args)
     with _lock:
         queue = _queues.get(doc)
