@@ -601,7 +601,7 @@ def report(phases: list[dict], heap: float | None, args) -> None:
     for what, ok, value in (
         ("p95 latency < 0.5 s", lat95 < TARGET_P95_S, f"{lat95:.3f} s"),
         ("memory per session < 2 MB (RSS growth)", big["rss_per_session"] < TARGET_MEMORY, mb(big["rss_per_session"])),
-        ("bytes per round update per session < 2 KB (median)", bytes_med < TARGET_BYTES, kb(bytes_med)),
+        ("bytes per round update per session < 2 KB (median)", bytes_med < TARGET_BYTES, f"{bytes_med:.0f} B"),
     ):
         print(f"  {'met   ' if ok else 'MISSED'}  {what}: {value}")
 

@@ -58,7 +58,7 @@ class RoomPage(ComponentBase):
         self._tabs = pn.Tabs(dynamic=True, sizing_mode="stretch_width")
         self._tabs.param.watch(lambda e: self._show_tab(), "active")
         self._layout = pn.Column(
-            pn.Row(self._title, self._lang, sizing_mode="stretch_width"), self._presence, self._error,
+            pn.Row(self._title, self._lang, sizing_mode="stretch_width"), self._presence,
             self._tabs, sizing_mode="stretch_width", css_classes=["raisus-room"])
         self._watch(session.room, self._on_header, "title", "presence")
         # ``seq`` too: a contest changes the characters' scores in place, and the roster shows them

@@ -188,8 +188,6 @@ class ComponentBase(pn.viewable.Viewer):
         # served: remember our own document, so changes made from another session or thread are
         # applied on it, and clean up when the tab closes
         self._doc = pn.state.curdoc
-        self._error = pn.pane.Alert("", alert_type="danger", visible=False, sizing_mode="stretch_width")
-        self._info = pn.pane.Alert("", alert_type="success", visible=False, sizing_mode="stretch_width")
         self._build()
         self._watch(i18n.settings, self._on_global_lang, "lang")
         self.param.watch(self._on_lang, "lang")
@@ -199,6 +197,20 @@ class ComponentBase(pn.viewable.Viewer):
         self._refresh_now()
         if self._doc is not None and getattr(self._doc, "session_context", None) is not None:
             pn.state.on_session_destroyed(self._on_session_destroyed)
+
+    @property
+    def _error(self) -> pn.pane.Alert:
+        """Where a refusal is shown (made when a layout or a refusal first needs it)."""
+        if "_error_pane" not in self.__dict__:
+            self._error_pane = pn.pane.Alert("", alert_type="danger", visible=False, sizing_mode="stretch_width")
+        return self._error_pane
+
+    @property
+    def _info(self) -> pn.pane.Alert:
+        """Where a success is shown (made when first needed): charts and views never need one."""
+        if "_info_pane" not in self.__dict__:
+            self._info_pane = pn.pane.Alert("", alert_type="success", visible=False, sizing_mode="stretch_width")
+        return self._info_pane
 
     def _create_view(self):
         """The view Panel shows for this component (in a layout, a notebook output or a served page),
@@ -422,7 +434,7 @@ class ComponentBase(pn.viewable.Viewer):
                                  visible=True)
 
     def _clear_error(self) -> None:
-        if self._error.visible:
+        if "_error_pane" in self.__dict__ and self._error.visible:
             self._error.param.update(object="", visible=False)
 
 

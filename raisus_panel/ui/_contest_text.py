@@ -59,11 +59,13 @@ def member_label(team, m, t) -> str:
 
 
 def header_html(contest, t) -> str:
-    """The contest's name, mode and round."""
+    """The contest's name, mode, and where it stands: the round to come, or how many were played."""
     mode = t("contest.single_roll") if contest.single_roll else t("contest.rounds_mode")
-    status = t("contest.status_ended") if contest.status == "ended" else t("contest.next_round", n=contest.round + 1)
-    return (f"<h3>{esc(contest.name)}</h3><div>{esc(mode)} · {esc(status)} · "
-            f"{esc(t('contest.round', n=contest.round))}</div>")
+    if contest.status == "ended":
+        status = f"{t('contest.status_ended')} · {t('contest.round', n=contest.round)}"
+    else:
+        status = t("contest.next_round", n=contest.round + 1)
+    return f"<h3>{esc(contest.name)}</h3><div>{esc(mode)} · {esc(status)}</div>"
 
 
 def last_roll_html(contest, t) -> str:
@@ -85,7 +87,7 @@ def last_roll_html(contest, t) -> str:
     hits = "; ".join(t("roll.hit", name=names.get(h["character"], h["character"]), cliche=h["cliche"],
                        n=h["current"] + h["extra"]) for h in event["hits"])
     detail = esc(verdict) + (f"<br>{esc(hits)}" if hits else "")
-    return (f"<div class='raisus-last-roll'><b>{esc(t('roll.title'))}</b><ol>{''.join(lines)}</ol>"
+    return (f"<div class=raisus-last-roll><b>{esc(t('roll.title'))}</b><ol>{''.join(lines)}</ol>"
             f"{detail}</div>")
 
 

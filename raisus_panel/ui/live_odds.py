@@ -162,8 +162,7 @@ class LiveOdds(ComponentBase):
         self._stale = True
         self._built_for = None
         self._source = ColumnDataSource(data=self._empty())
-        self._text = HTML(pn.bind(self._text_html, self.param.chances, self.param.lang,
-                                          self.param._version), sizing_mode="stretch_width")
+        self._text = HTML(sizing_mode="stretch_width")
         self._pane = pn.pane.Bokeh(sizing_mode="stretch_width", height=self.height)
         self.param.watch(lambda e: setattr(self._pane, "height", e.new), "height")
         self._layout = pn.Column(self._text, self._pane, sizing_mode="stretch_width")
@@ -200,6 +199,7 @@ class LiveOdds(ComponentBase):
         chances = contest_chances(contest)
         if chances != self.chances:
             self.chances = chances
+        self._text.object = self._text_html(chances)
         history = contest.history if contest is not None else []
         grown = len(history) >= self._n and (self._n == 0 or history[self._n - 1] == self._last)
         if self._stale or contest is not self._built_for or not grown:
@@ -259,7 +259,7 @@ class LiveOdds(ComponentBase):
         return fig
 
     # -- text -------------------------------------------------------------------------------------
-    def _text_html(self, chances: Chances, *_) -> str:
+    def _text_html(self, chances: Chances) -> str:
         t = self._t
         contest = self.contest
         if chances.mode == "none":

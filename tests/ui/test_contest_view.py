@@ -49,7 +49,7 @@ def test_a_view_shows_a_team_the_result_and_the_fates():
         assert f"{member} — {member}" in side
     contest.choose(ogre, "Ogre")
     contest.roll_round()
-    assert contest.status == "ended"
+    assert contest.status == "ended" and t("contest.status_ended", "en") in view._header.object
     assert t("contest.ended_winner", "en", side=t("side.0", "en"), names=team.name) in view._result.object
     owed = contest.owed_fates
     assert owed and all(t("contest.fate_owed", "en") in view._fates.object for _ in owed)
