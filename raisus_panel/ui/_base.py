@@ -107,17 +107,33 @@ def set_options(select, options, prefer=None) -> None:
 
 
 class HTML(pn.pane.HTML):
-    """An HTML pane whose text changes send only the new text.
+    """An HTML pane whose text changes send only the new text -- or, streaming, only its new tail.
 
     When its text changes, Panel's HTML pane recomputes every property of its model, style sheets
     included (as new Bokeh models): each update then costs a few milliseconds, re-sends them, and
     makes a served page walk its whole document again. This pane sets the model's ``text`` alone
     (through the pane's own transformation, so sanitising and escaping rules still apply); every
-    other parameter is synced by Panel as usual.
+    other parameter is synced by Panel as usual. With ``enable_streaming=True`` (text that grows at
+    its end, like a log), Panel's streaming sends only what follows the part that stayed the same.
     """
 
+    _text_only = False
+
     def _update(self, ref, model) -> None:
-        model.update(**self._process_param_change({"object": self.object}))
+        if not self.enable_streaming:
+            model.update(**self._process_param_change({"object": self.object}))
+            return
+        self._text_only = True
+        try:
+            super()._update(ref, model)
+        finally:
+            self._text_only = False
+
+    def _process_param_change(self, params):
+        params = super()._process_param_change(params)
+        if self._text_only:
+            params.pop("stylesheets", None)
+        return params
 
 
 def hint(button) -> str | None:

@@ -9,6 +9,11 @@ from . import _derive as d
 from ._base import HTML, ComponentBase, esc
 
 
+#: The markup lists the entries oldest first (so a new one is appended and only it is sent) and the
+#: browser shows them newest first.
+_LOG_CSS = ".raisus-log { display: flex; flex-direction: column-reverse; }"
+
+
 class RoundLog(ComponentBase):
     """The contest's event log in words: every roll attempt with its faces and totals, ties and
     re-rolls, damage, and the between-round events (choices, approvals, tickets, teams formed,
@@ -16,6 +21,10 @@ class RoundLog(ComponentBase):
 
     Everything typed by people (names, clichés, fates, outcomes) is HTML-escaped: a character named
     ``<img src=x onerror=alert(1)>`` shows as that text.
+
+    Served, a new entry costs the size of that entry, not of the log: the entries are described
+    once each, and the markup holds them oldest first (shown newest first), so the page streams
+    only what was appended. Old entries beyond ``max_entries`` are dropped in steps of a tenth of it.
 
     Parameters
     ----------
@@ -26,11 +35,14 @@ class RoundLog(ComponentBase):
     """
 
     max_entries = param.Integer(default=200, bounds=(1, None), doc="""
-        How many of the newest log entries to show.""")
+        How many of the newest log entries to show (up to a tenth more, between trims).""")
 
     def _build(self) -> None:
         self._title = HTML(margin=(0, 10))
-        self._body = HTML(sizing_mode="stretch_width", styles={"overflow-y": "auto"})
+        self._body = HTML(sizing_mode="stretch_width", styles={"overflow-y": "auto"}, enable_streaming=True,
+                          stylesheets=[_LOG_CSS])
+        self._described: tuple = (None, None, 0, None, [])  # contest, language, events, last event, entries
+        self._first = 0  # the oldest entry shown
         self.param.watch(lambda e: self._refresh_now(), "max_entries")
         self._layout = pn.Column(self._title, self._body, sizing_mode="stretch_width")
 
@@ -40,32 +52,42 @@ class RoundLog(ComponentBase):
     def _relabel(self) -> None:
         self._title.object = f"<h4>{esc(self._t('log.title'))}</h4>"
 
-    def entries(self) -> list[tuple[str, list[str]]]:
-        """The log as plain (unescaped) text, newest first: ``(heading, [detail lines])`` per event."""
+    def _all_entries(self) -> list[tuple[str, list[str]]]:
+        """Every entry, oldest first, describing only the events new since the last call."""
         contest = self.contest
         if contest is None:
             return []
-        names = d.names(contest)
-        teams = d.teams_by_uid(contest)
-        out = []
-        for event in contest.events:
-            entry = self._describe(event, names, teams)
-            if entry is not None:
-                out.append(entry)
-        out.reverse()
-        return out[: self.max_entries]
+        events = contest.events
+        known, lang, n, last, entries = self._described
+        if known is not contest or lang != self.language or n > len(events) or (n and events[n - 1] is not last):
+            n, entries = 0, []
+        if n < len(events):
+            names = d.names(contest)
+            teams = d.teams_by_uid(contest)
+            entries = entries + [entry for entry in (self._describe(e, names, teams) for e in events[n:])
+                                 if entry is not None]
+        self._described = (contest, self.language, len(events), events[-1] if events else None, entries)
+        return entries
+
+    def entries(self) -> list[tuple[str, list[str]]]:
+        """The log as plain (unescaped) text, newest first: ``(heading, [detail lines])`` per event."""
+        return self._all_entries()[::-1][: self.max_entries]
 
     def _refresh(self) -> None:
-        entries = self.entries()
+        entries = self._all_entries()
         if not entries:
+            self._first = 0
             self._body.object = f"<i>{esc(self._t('log.empty'))}</i>"
             return
-        items = []
-        for heading, details in entries:
-            body = "".join(f"<li>{esc(line)}</li>" for line in details)
-            items.append(f"<div class='raisus-log-entry'><b>{esc(heading)}</b>"
-                         f"{'<ul>' + body + '</ul>' if body else ''}</div>")
-        self._body.object = "".join(items)
+        if not self._first <= len(entries) - self.max_entries <= self._first + self.max_entries // 10:
+            self._first = max(0, len(entries) - self.max_entries)
+        self._body.object = "<div class=raisus-log>" + "".join(
+            self._entry_html(heading, details) for heading, details in entries[self._first:]) + "</div>"
+
+    @staticmethod
+    def _entry_html(heading: str, details: list[str]) -> str:
+        body = "".join(f"<li>{esc(line)}</li>" for line in details)
+        return f"<div class=raisus-log-entry><b>{esc(heading)}</b>{'<ul>' + body + '</ul>' if body else ''}</div>"
 
     # -- one event in words -----------------------------------------------------------------------
     def _describe(self, e: dict, names: dict, teams: dict):

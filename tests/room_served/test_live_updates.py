@@ -203,3 +203,20 @@ def test_korean_travels_as_utf8_not_as_escapes(game):
     page = clients.sessions[ROLES.index("spectator")].pull_text
     title = t("dashboard.tab.table", "ko")
     assert title in page and "\\u" + format(ord(title[0]), "04x") not in page
+
+
+def test_a_page_on_the_log_tab_gets_each_new_entry_not_the_whole_log(game):
+    room, clients, pages = game
+    page = pages["spectator"]
+    on_page_doc(page, lambda: setattr(page._tabs, "active", 1))  # the spectator reads the log
+    for _ in range(6):
+        quiet(clients, roll(pages))
+    log = page._log
+    assert room.contest.status == "active"
+    t0 = roll(pages)
+    quiet(clients, t0)
+    got = clients.since(t0)[ROLES.index("spectator")]
+    assert log.entries()[0][0] in log._body.object
+    sent, whole = sum(m[2] for m in got), len(log._body.object.encode("utf-8"))
+    assert whole > 2000 and sent < whole / 2, f"{sent} bytes for one new entry of a {whole}-byte log"
+    assert any(kind == "MessageSent" for m in got for kind, *_ in m[3])  # streamed, not replaced

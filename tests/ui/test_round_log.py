@@ -22,8 +22,11 @@ def test_attempts_ties_and_damage_newest_first():
     assert any("[3, 3, 3, 3] = 12" in line and "tie" in line for line in first)
     assert any("[1, 1, 1, 1] = 4" in line for line in first)
     assert "Viking loses 1 from Viking" in first
+    # the markup lists them oldest first -- a new entry is appended, and only it is sent -- and the
+    # browser shows them newest first
     html = log._body.object
-    assert html.index("Round 2") < html.index("Round 1") < html.index("Contest started")
+    assert html.index("Contest started") < html.index("Round 1") < html.index("Round 2")
+    assert "flex-direction: column-reverse" in log._body.stylesheets[0] and "class=raisus-log>" in html
 
 
 def test_between_round_events_are_logged():
@@ -56,3 +59,19 @@ def test_max_entries():
     log = RoundLog(actions=actions, max_entries=1)
     actions.act("roll_round")
     assert len(log.entries()) == 1 and log._body.object.count("raisus-log-entry") == 1
+
+
+def test_a_long_log_grows_at_its_end_and_drops_old_entries_in_steps():
+    contest, actions, viking, pirate = duel(a=("Viking", 60), b=("Pirate", 60))
+    log = RoundLog(actions=actions, max_entries=10, lang="en")
+    shown = []
+    for n in range(14):
+        contest.dice.extend([[6] * viking.cliche("Viking").current, [1] * pirate.cliche("Pirate").current])
+        before = log._body.object
+        actions.act("roll_round")
+        after = log._body.object
+        shown.append(after.count("raisus-log-entry"))
+        if shown[-1] > (shown[-2] if len(shown) > 1 else 0):  # grew: the old markup is kept as it was
+            assert after.startswith(before[: -len("</div>")])
+    assert len(log.entries()) == 10 and log.entries()[0][0].startswith("Round 14")
+    assert max(shown) == 11 and min(shown[10:]) == 10  # up to a tenth more between trims
