@@ -79,7 +79,8 @@ SEED = 7
 # =============================================================================================
 # The clients: a child process, one asyncio loop, K raw Bokeh websocket sessions
 # =============================================================================================
-from tests.wire import WireSession  # noqa: E402  (the path is set above)
+from tests.siege import siege_room  # noqa: E402  (the path is set above)
+from tests.wire import WireSession  # noqa: E402
 
 
 def _has_row(messages, marker: tuple[set, set]) -> bool:
@@ -238,29 +239,12 @@ def _listening(port: int) -> bool:
 
 
 def make_room(registry) -> tuple:
-    """A room: the GM; Ann's team (Knight, Viking, Squire) against the GM's Ogre; a contest started.
+    """The Siege room (``tests/siege.py``), rated high enough that it still runs after 20 rounds.
 
     Returns the room and the links by role (Ann's personal link as "player").
     """
-    from raisus_panel.room import Actor
-
-    room, links = registry.create_room("Bench", gm_name="GM")
-    gm = Actor.gm("GM")
-    _, player_token = registry.join(links.player, "Ann")
-    ann = next(iter(room.players))
-
-    def character(name, owner, rating):
-        data = {"name": name, "owner": owner, "cliches": [{"name": name, "rating": rating}]}
-        return room.apply(gm, "create_character", data)[0]["character"]["uid"]
-
-    # ratings high enough that the contest is still running after 20 rounds
-    knight, viking, squire = character("Knight", ann, 25), character("Viking", ann, 3), character("Squire", ann, 2)
-    ogre = character("Ogre", "", 25)
-    room.apply(gm, "start_contest", {
-        "name": "Siege", "side_b": [ogre],
-        "teams": [{"side": 0, "members": [[knight, "Knight", True], [viking, "Viking", True],
-                                          [squire, "Squire", True]]}]})
-    return room, {"gm": links.gm, "player": player_token, "spectator": links.spectator}
+    room, links, _ = siege_room(registry, "Bench", ratings=(25, 3, 2, 25))
+    return room, links
 
 
 def tokens_for(k: int, links: dict, players: int) -> list[tuple[str, str]]:

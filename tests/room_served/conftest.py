@@ -16,7 +16,9 @@ import panel as pn
 import pytest
 
 from raisus_panel.dashboard import create_app
-from raisus_panel.room import Actor, get_registry
+from raisus_panel.room import get_registry
+
+from ..siege import siege_room
 
 #: The server's unused-session lifetime and check interval (ms): closed sessions go at once.
 LIFETIME_MS = 100
@@ -100,29 +102,5 @@ def served(tmp_path_factory):
 
 
 def make_room(registry):
-    """A room with a GM, Ann's team (Knight, Viking, Squire) against the GM's Ogre, a contest started.
-
-    Returns the room, the links by role (Ann's personal link as "player") and the characters' uids.
-    """
-    room, links = registry.create_room("Cleanup", gm_name="GM")
-    gm = Actor.gm("GM")
-    _, ann_token = registry.join(links.player, "Ann")
-    ann = next(iter(room.players))
-
-    def character(name, owner, rating):
-        data = {"name": name, "owner": owner, "cliches": [{"name": name, "rating": rating}]}
-        return room.apply(gm, "create_character", data)[0]["character"]["uid"]
-
-    uids = {"knight": character("Knight", ann, 6), "viking": character("Viking", ann, 3),
-            "squire": character("Squire", ann, 2), "ogre": character("Ogre", "", 8)}
-    start_siege(room, uids)
-    return room, {"gm": links.gm, "player": ann_token, "spectator": links.spectator}, uids
-
-
-def start_siege(room, uids) -> None:
-    room.apply(Actor.gm("GM"), "start_contest", {
-        "name": "Siege", "side_b": [uids["ogre"]],
-        "teams": [{"side": 0, "members": [[uids["knight"], "Knight", True], [uids["viking"], "Viking", True],
-                                          [uids["squire"], "Squire", True]]}]})
-
-
+    """The Siege room (see ``tests/siege.py``): returns the room, its links by role and the uids."""
+    return siege_room(registry, "Cleanup")

@@ -26,7 +26,8 @@ from raisus_panel.room import Actor
 from raisus_panel.ui import SessionActions
 from raisus_panel.ui._base import ComponentBase
 
-from .conftest import LIFETIME_MS, _wait_for, make_room, start_siege
+from ..siege import start_siege
+from .conftest import LIFETIME_MS, _wait_for, make_room
 
 pytestmark = pytest.mark.timeout(120)
 
