@@ -42,6 +42,7 @@ Commands and their arguments (all plain values, so they can travel to a room):
 from __future__ import annotations
 
 import inspect
+import logging
 import weakref
 
 import panel as pn
@@ -55,6 +56,8 @@ from raisus_panel.rules.errors import Phrase
 from . import _derive as d
 
 __all__ = ["Actions", "ContestActions", "SessionActions", "NotAllowed", "GM_ONLY", "refusals"]
+
+log = logging.getLogger(__name__)
 
 #: Commands only the game master may give (a hint for enabling buttons; the room checks roles).
 GM_ONLY = frozenset({"approve", "give_tickets", "exchange", "end_round", "end", "veto_fate", "recover",
@@ -354,8 +357,12 @@ class SessionActions(Actions):
 
             def relay(*events):
                 fn = mirror()
-                if fn is not None:
+                if fn is None:
+                    return
+                try:
                     fn()
+                except Exception:  # the command is saved: one broken view must not fail it for its giver
+                    log.exception("a session's view of the room could not follow a change")
             self._watchers.append((room, room.param.watch(relay, names)))
         # served: stop mirroring when the browser tab closes
         doc = pn.state.curdoc

@@ -87,3 +87,23 @@ def test_the_setup_form_enables_start_once_both_sides_are_picked():
     assert not table._start.disabled
     table.start()
     assert gm.room.contest is not None and gm.room.contest.status == "active"
+
+
+def test_a_view_that_fails_to_follow_a_change_does_not_fail_the_command_or_the_other_views(caplog):
+    from raisus_panel.room import Actor, Room, RoomSession
+
+    class Broken(SessionActions):
+        broken = False
+
+        def _mirror(self):
+            if self.broken:
+                raise RuntimeError("this view is broken")
+            super()._mirror()
+
+    gm = Room.local("Table")
+    spectator = RoomSession(gm.room, Actor.spectator())
+    broken, fine = Broken(spectator), SessionActions(spectator)
+    broken.broken = True
+    events = gm.act("create_character", name="Olaf", cliches=[{"name": "Viking", "rating": 4}])
+    assert events and [c.name for c in fine.characters] == ["Olaf"]  # applied, returned, followed
+    assert "could not follow a change" in caplog.text
