@@ -80,7 +80,7 @@ SEED = 7
 # The clients: a child process, one asyncio loop, K raw Bokeh websocket sessions
 # =============================================================================================
 from tests.siege import siege_room  # noqa: E402  (the path is set above)
-from tests.wire import WireSession  # noqa: E402
+from tests.wire import WireSession, wait_for  # noqa: E402
 
 
 def _has_row(messages, marker: tuple[set, set]) -> bool:
@@ -378,15 +378,6 @@ def percentile(values, q: float) -> float:
 
 def median(values) -> float:
     return percentile(values, 0.5)
-
-
-def wait_for(predicate, timeout: float, step: float = 0.05) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(step)
-    return predicate()
 
 
 def run_phase(k: int, args, registry, port: int, clients: Clients, timers: Timers) -> dict:

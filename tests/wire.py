@@ -19,6 +19,16 @@ DOCUMENT_READY = {"kind": "MessageSent", "msg_type": "bokeh_event",
                   "msg_data": {"type": "event", "name": "document_ready", "values": {"type": "map"}}}
 
 
+def wait_for(predicate, timeout: float = 20.0, step: float = 0.05) -> bool:
+    """Poll ``predicate`` until it is true or ``timeout`` seconds passed; its last answer."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(step)
+    return predicate()
+
+
 def _text_size(frame) -> int:
     return len(frame.encode("utf-8")) if isinstance(frame, str) else len(frame)
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import socket
 import threading
-import time
 
 import panel as pn
 import pytest
@@ -19,6 +18,7 @@ from raisus_panel.dashboard import create_app
 from raisus_panel.room import get_registry
 
 from ..siege import siege_room
+from ..wire import wait_for as _wait_for
 
 #: The server's unused-session lifetime and check interval (ms): closed sessions go at once.
 LIFETIME_MS = 100
@@ -28,15 +28,6 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def _wait_for(predicate, timeout: float = 20.0, step: float = 0.05) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(step)
-    return predicate()
 
 
 class Served:
