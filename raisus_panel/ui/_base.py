@@ -25,11 +25,10 @@ from .actions import Actions, ContestActions, refusals
 
 #: ASCII punctuation, which Markdown lets a backslash escape, except the ``&`` and ``;`` of the entities
 #: that html.escape makes (``&amp;``, ``&lt;``, ``&gt;``).
-_MD_SPECIAL = re.compile("([" + re.escape(string.punctuation.replace("&", "").replace(";", "")) + "])")
-
-
+_MD_PUNCTUATION = "[" + re.escape(string.punctuation.replace("&", "").replace(";", "")) + "]"
+_MD_SPECIAL = re.compile(f"({_MD_PUNCTUATION})")
 #: What :func:`md_esc` put a backslash before.
-_MD_ESCAPED = re.compile(r"\\([" + re.escape(string.punctuation.replace("&", "").replace(";", "")) + "])")
+_MD_ESCAPED = re.compile(rf"\\({_MD_PUNCTUATION})")
 
 
 def esc(text) -> str:
