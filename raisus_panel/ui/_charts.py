@@ -39,16 +39,17 @@ def apply_fonts(fig):
     >>> apply_fonts(fig) is fig
     True
     """
-    for title in fig.select(type=Title):
-        title.text_font = CJK_FONT
-    for axis in fig.select(type=Axis):
-        axis.axis_label_text_font = CJK_FONT
-        axis.major_label_text_font = CJK_FONT
-    for legend in fig.select(type=Legend):
-        legend.label_text_font = CJK_FONT
-        legend.title_text_font = CJK_FONT
-    for label in (*fig.select(type=Label), *fig.select(type=LabelSet)):
-        label.text_font = CJK_FONT
+    # the figure's own lists, not fig.select: each select walks every model of the figure, which
+    # made fonts the slowest part of building a served page
+    for obj in (fig.title, *fig.above, *fig.below, *fig.left, *fig.right, *fig.center, *fig.renderers):
+        if isinstance(obj, (Title, Label, LabelSet)):
+            obj.text_font = CJK_FONT
+        elif isinstance(obj, Axis):
+            obj.axis_label_text_font = CJK_FONT
+            obj.major_label_text_font = CJK_FONT
+        elif isinstance(obj, Legend):
+            obj.label_text_font = CJK_FONT
+            obj.title_text_font = CJK_FONT
     return fig
 
 
