@@ -45,8 +45,7 @@ class RoomPage(ComponentBase):
         session = self.session
         self._children: list[ComponentBase] = []  # the components built so far (tabs fill on first opening)
         self._tab_children: dict[str, list[ComponentBase]] = {}
-        self._roster_shown = False
-        self._roster_behind = True
+        self._roster_behind = True  # the roster skipped a change while its tab was closed
         self._title = HTML(sizing_mode="stretch_width", css_classes=["raisus-room-title"])
         self._presence = HTML(sizing_mode="stretch_width", css_classes=["raisus-presence"])
         self._lang = pn.widgets.RadioButtonGroup(options=list(LANGUAGES), value=self.language, width=110,
@@ -113,16 +112,18 @@ class RoomPage(ComponentBase):
                                                    label=self._t("dashboard.export"), **style("light", outline=True))
             box.objects = [self._export]
 
+    def _active_tab(self) -> str:
+        keys = self._tab_keys()
+        return keys[min(self._tabs.active, len(keys) - 1)]
+
     def _show_tab(self) -> None:
         """Fill the open tab if new; let its components refresh, while the others wait until theirs opens."""
-        keys = self._tab_keys()
-        active = keys[min(self._tabs.active, len(keys) - 1)]
+        active = self._active_tab()
         self._fill_tab(active)
         for tab, children in self._tab_children.items():
             for child in children:
                 child.set_shown(tab == active)
-        self._roster_shown = active == "characters"
-        if self._roster_shown and self._roster_behind:
+        if self._roster_behind:
             self._show_roster()
 
     def _relabel(self) -> None:
@@ -161,7 +162,7 @@ class RoomPage(ComponentBase):
 
     def _show_roster(self) -> None:
         """The characters tab: the roster and the picker of characters this person may edit."""
-        if not self._roster_shown:
+        if self._active_tab() != "characters":
             self._roster_behind = True
             return
         self._roster_behind = False

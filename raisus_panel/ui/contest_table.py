@@ -256,7 +256,9 @@ class ContestTable(ComponentBase):
             card["inappropriate"] = pn.widgets.Checkbox(value=False, align="end")
             card["cliche"].param.watch(lambda e: self._on_pick(uid), "value")
             card["inappropriate"].param.watch(lambda e: self._on_pick(uid), "value")
-            body = [card["head"], pn.Row(card["cliche"], card["inappropriate"]), *([card["approve"]] if self._gm else [])]
+            body = [card["head"], pn.Row(card["cliche"], card["inappropriate"])]
+            if self._gm:
+                body.append(card["approve"])
         card["view"] = pn.Column(*body, styles={"border": "1px solid #ddd", "border-radius": "6px"},
                                  margin=(5, 5), sizing_mode="stretch_width")
         self._cards[uid] = card

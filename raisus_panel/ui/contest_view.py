@@ -36,8 +36,9 @@ class ContestView(ComponentBase):
         self._last_roll = HTML(sizing_mode="stretch_width")
         self._result = HTML(sizing_mode="stretch_width")
         self._fates = HTML(sizing_mode="stretch_width")
-        self._layout = pn.Column(self._header, pn.Row(*self._sides, sizing_mode="stretch_width"), self._last_roll, self._result, self._fates,
-                                 sizing_mode="stretch_width", css_classes=["raisus-contest-view"])
+        self._layout = pn.Column(self._header, pn.Row(*self._sides, sizing_mode="stretch_width"), self._last_roll,
+                                 self._result, self._fates, sizing_mode="stretch_width",
+                                 css_classes=["raisus-contest-view"])
 
     def __panel__(self):
         return self._layout
