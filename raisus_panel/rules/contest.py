@@ -4,6 +4,15 @@ Every method that changes a contest is a *command*: it checks the rules first (a
 :class:`RuleError` and changes nothing), rolls any dice, turns what happened into *events*, and applies
 them. The events are the truth; everything else on the contest and on its characters is their
 projection, so a contest can be saved, loaded, replayed and undone exactly.
+
+:class:`Contest` holds the commands -- the rules that decide -- and composes one module per other job:
+
+* ``contest_state.py`` -- :class:`ContestProjection`: how each event changes the state, the chart history;
+* ``contest_queries.py`` -- :class:`ContestQueries`: lookups and where things stand (``is_active``, ``pool``...);
+* ``dry_run.py`` -- :class:`DryRun`: ``why_not``, ``why_not_error`` and ``can``, by the commands themselves;
+* ``contest_log.py`` -- :class:`EventLog`: committing a command's events, rollback, ``undo``, ``from_events``;
+* ``save.py`` -- :class:`ContestSave`: ``to_json`` and ``from_json``;
+* ``events.py`` -- the shape of every event.
 """
 
 from __future__ import annotations
@@ -15,36 +24,21 @@ import param
 
 from .character import Character, new_uid
 from .cliche import Cliche
-from .dice import DiceSource, SeededDice
-from .errors import Phrase, RuleError, SaveFileError
+from .contest_log import EventLog
+from .contest_queries import ContestQueries, Unit
 from .contest_state import ContestProjection
-from .events import dumps_save, loads_save, make_event
+from .dice import DiceSource, SeededDice
+from .dry_run import DryRun
+from .errors import Phrase, RuleError
+from .events import make_event
 from .profile import RulesProfile
 from .recovery import recovery_gains
+from .save import ContestSave
 from .team import CharacterTeam
 from .validation import clean_name, clean_text
 
 #: Safety net for tie re-rolls: fair dice tie this often in a row with probability far below 1e-300.
 MAX_TIE_REROLLS = 400
-
-Unit = Character | CharacterTeam
-
-
-class _NeedsFullRun(Exception):
-    """Internal: a dry check cannot finish without applying an event first."""
-
-
-class _DryDice(DiceSource):
-    """Dice for checking a command without using the real dice source (faces are irrelevant)."""
-
-    def __init__(self):
-        self._rng = __import__("random").Random(0)
-
-    def _faces(self, n: int) -> list[int]:
-        return [self._rng.randint(1, 6) for _ in range(n)]
-
-
-_DRY_DICE = _DryDice()
 
 #: How the rules name the sides in messages (as the UI does: "Side A", "Side B").
 _SIDE = (Phrase("Side A", "side.0"), Phrase("Side B", "side.1"))
@@ -53,29 +47,12 @@ _VOLUNTEER = Phrase("volunteer", "term.volunteering")
 _TAKE_THE_HIT = Phrase("take the hit", "term.taking_the_hit")
 
 
-def _nothing_to_undo() -> RuleError:
-    return RuleError("Nothing to undo: the contest has just started.", key="error.contest.nothing_to_undo")
-
-
 def _cliche_at_zero(unit: Character, cliche: Cliche) -> RuleError:
     return RuleError(f"{unit.name}'s {cliche.name} is at 0 and cannot be used: choose another cliché.",
                      key="error.contest.cliche_at_zero", name=unit.name, cliche=cliche.name)
 
 
-def _translate(value, characters: dict, teams: dict):
-    """Swap characters and teams inside ``value`` for the replica's objects with the same uid."""
-    if isinstance(value, CharacterTeam):
-        return teams.get(value.uid, value.uid)
-    if isinstance(value, Character):
-        return characters.get(value.uid, value.uid)
-    if isinstance(value, (list, tuple)):
-        return type(value)(_translate(v, characters, teams) for v in value)
-    if isinstance(value, dict):
-        return {_translate(k, characters, teams): _translate(v, characters, teams) for k, v in value.items()}
-    return value
-
-
-class Contest(ContestProjection, param.Parameterized):
+class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, param.Parameterized):
     """A contest between two sides, played round by round.
 
     Each side holds units: characters, grunt mobs and character teams. Use :meth:`choose` to pick a
@@ -97,6 +74,14 @@ class Contest(ContestProjection, param.Parameterized):
         The rules options; :class:`RulesProfile` defaults when omitted.
     dice
         The dice source; a :class:`SeededDice` from the operating system when omitted.
+    uid
+        The contest's id in events and saves; made up when omitted.
+    event_sink
+        Called with each command's new events before the command returns (see the parameter).
+
+    Notes
+    -----
+    After the contest has ended only the commands in :attr:`AFTER_END` are taken.
 
     Examples
     --------
@@ -168,7 +153,6 @@ class Contest(ContestProjection, param.Parameterized):
                  _characters: dict | None = None):
         super().__init__(uid=uid or new_uid(), profile=profile or RulesProfile(),
                          dice=dice or SeededDice(), event_sink=event_sink, single_roll=single_roll)
-        self._dry_run = False
         self._objects: dict[str, Character] = dict(_characters or {})
         self._teams: dict[str, CharacterTeam] = {}
         if _events is not None:
@@ -178,7 +162,7 @@ class Contest(ContestProjection, param.Parameterized):
         start = self._start_event(clean_name(name, Phrase("contest name", "term.contest_name")), side_a, side_b)
         self._events = []
         self._cmd = 0
-        self._commit_new(lambda: iter([start]))
+        self._commit_new(lambda: self._then_end(lambda: iter([start])))
 
     # ------------------------------------------------------------------ construction and replay --
     def _start_event(self, name, side_a, side_b) -> dict:
@@ -216,343 +200,40 @@ class Contest(ContestProjection, param.Parameterized):
                           profile=self.profile.to_dict(), sides=sides, teams=teams,
                           characters=[c.to_dict() for c in characters.values()])
 
-    @classmethod
-    def from_events(cls, events: list[dict], *, dice: DiceSource | None = None,
-                    characters: dict[str, Character] | None = None,
-                    event_sink: Callable | None = None) -> "Contest":
-        """Rebuild a contest by replaying its events.
-
-        ``characters`` (uid -> Character) lets a room reuse its own character objects; any character
-        not given is created from the start event.
-        """
-        if not events or events[0].get("type") != "contest_started":
-            raise SaveFileError("A contest's events must begin with its start.", key="error.save.no_contest_start")
-        start = events[0]
-        try:
-            contest = cls(uid=start["contest"], single_roll=bool(start["single_roll"]),
-                          profile=RulesProfile.from_dict(start["profile"]), dice=dice,
-                          event_sink=event_sink, _events=events, _characters=characters)
-        except SaveFileError:
-            raise
-        except (RuleError, KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise SaveFileError(f"These contest events cannot be replayed: {exc}", key="error.save.not_replayable",
-                                detail=Phrase.of(exc)) from None
-        return contest
-
-    @classmethod
-    def from_json(cls, text: str | bytes, *, dice: DiceSource | None = None) -> "Contest":
-        """Load a contest saved with :meth:`to_json` (SaveFileError if the file is not a good save)."""
-        return cls.from_events(loads_save(text), dice=dice)
-
-    def to_json(self) -> str:
-        """The contest as save-file text: its whole event log."""
-        return dumps_save(self._events)
-
-    def _replay(self) -> None:
-        self._cmd = max((e.get("cmd", 0) for e in self._events), default=0)
-        for i, event in enumerate(self._events):
-            try:
-                (self._on_start if i == 0 else self._apply)(event)
-            except (RuleError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-                raise SaveFileError(f"Event {i + 1} ({event.get('type')}) cannot be replayed: {exc}",
-                                    key="error.save.event_not_replayable", n=i + 1, type=str(event.get("type")),
-                                    detail=Phrase.of(exc)) from None
-        self._publish()
-
-    # ------------------------------------------------------------------------- the command cycle --
-    def _commit_new(self, plan: Callable[[], list[dict]]) -> list[dict]:
-        """Run one command: ``plan`` is a generator that checks, rolls and yields events.
-
-        Each event is applied as soon as it is yielded, so the plan sees its effects before it goes
-        on. Anything raised rolls the whole command back.
-        """
-        before = len(self._events)
-        self._cmd += 1
-        new: list[dict] = []
-        try:
-            for event in plan():
-                new.append(self._emit(event))
-            for event in self._check_end():
-                new.append(self._emit(event))
-            if self.event_sink is not None and new:
-                self.event_sink([copy.deepcopy(e) for e in new])
-        except BaseException:
-            self._cmd -= 1
-            if len(self._events) > before:  # something was applied: project the old log again
-                del self._events[before:]
-                if self._events:
-                    self._rebuild()
-            raise
-        self._publish()
-        return [copy.deepcopy(e) for e in new]
-
-    def _emit(self, event: dict) -> dict:
-        event = {**event, "seq": len(self._events) + 1, "cmd": self._cmd}
-        self._events.append(event)
-        (self._on_start if event["type"] == "contest_started" else self._apply)(event)
-        return event
-
-    def _command(self, plan: Callable[[], list[dict]]) -> list[dict]:
-        if self._status == "ended" and plan.__name__ not in {"_plan_fate", "_plan_veto", "_plan_recover"}:
-            raise RuleError("This contest has ended: start a new contest to roll again.", key="error.contest.ended")
-        if self._dry_run:
-            self._check_only(plan)
-            return []
-        return self._commit_new(plan)
-
-    # ------------------------------------------------------------------ asking without acting --
-    def why_not(self, command: str, *args, **kwargs) -> str | None:
-        """Why ``command`` would be refused right now (the RuleError's message), or None if allowed.
-
-        Nothing changes and no die of the real dice source is used: the rules run up to the point
-        where the command would take effect. This is how views enable only the actions the rules
-        allow, without a second copy of the rules. :meth:`why_not_error` gives the refusal itself.
-
-        Examples
-        --------
-        >>> viking = Character("Viking", {"Viking": 4}); pirate = Character("Pirate", {"Pirate": 3})
-        >>> Contest("Brawl", viking, pirate).why_not("volunteer", viking)
-        'Viking is not in a character team; only team members volunteer.'
-        """
-        error = self.why_not_error(command, *args, **kwargs)
-        return None if error is None else str(error)
-
-    def why_not_error(self, command: str, *args, **kwargs) -> RuleError | None:
-        """The :class:`RuleError` ``command`` would raise right now, or None if allowed.
-
-        As :meth:`why_not`, but the refusal keeps its message ``key`` and ``fields``, so a view can
-        show it in the reader's language (``raisus_panel.i18n.translate``).
-        """
-        if command not in self.COMMANDS:
-            raise ValueError(f"{command!r} is not a contest command; commands are {', '.join(self.COMMANDS)}.")
-        if command == "undo":
-            return None if len(self._events) > 1 else _nothing_to_undo()
-        self._dry_run = True
-        try:
-            getattr(self, command)(*args, **kwargs)
-        except _NeedsFullRun:
-            return self._why_not_on_a_copy(command, args, kwargs)
-        except RuleError as exc:
-            return exc.with_traceback(None)
-        finally:
-            self._dry_run = False
-        return None
-
-    def can(self, command: str, *args, **kwargs) -> bool:
-        """Whether the rules allow ``command`` with these arguments right now (see :meth:`why_not`)."""
-        return self.why_not(command, *args, **kwargs) is None
-
-    def _check_only(self, plan) -> None:
-        """Run ``plan``'s checks up to its first event, then stop: nothing is applied."""
-        steps = plan()
-        try:
-            first = next(steps, None)
-        finally:
-            steps.close()
-        window = self._window
-        if first and window and window["leader_down"] and first["type"] == "team_disbanded" \
-                and first["team"] == window["team"] and first["reason"] == "lost_leader":
-            raise _NeedsFullRun  # the rest of the checks need the lost leader's disband applied
-
-    def _why_not_on_a_copy(self, command: str, args, kwargs) -> RuleError | None:
-        """Play the command for real on a throw-away replica with its own characters."""
-        copy_ = Contest.from_events(self._events, dice=_DryDice())
-        translate = lambda value: _translate(value, copy_._objects, copy_._teams)
-        try:
-            getattr(copy_, command)(*translate(list(args)), **translate(dict(kwargs)))
-        except RuleError as exc:
-            return exc.with_traceback(None)
-        return None
-
-    def _dice(self) -> DiceSource:
-        return _DRY_DICE if self._dry_run else self.dice
-
-    def _rebuild(self) -> None:
-        self._reset_and_apply(self._events)
-        self._publish()
-
-    def _reset_and_apply(self, events: list[dict]) -> None:
-        self._reset()
-        for event in events:
-            (self._on_start if event["type"] == "contest_started" else self._apply)(event)
-
+    # ------------------------------------------------------------------------ the command gate --
     #: The commands, by name: what :meth:`can` and :meth:`why_not` (and a room) accept.
     COMMANDS = ("choose", "approve", "give_tickets", "roll_round", "exchange", "end_round", "volunteer",
                 "assign_loss", "form_team", "disband", "drop_out", "end", "decide_fate", "veto_fate",
                 "recover", "undo")
 
-    def undo(self) -> list[dict]:
-        """Take back the last command (all the events it made). Returns the events removed."""
-        if len(self._events) <= 1:
-            raise _nothing_to_undo()
-        last = self._events[-1]["cmd"]
-        cut = next(i for i, e in enumerate(self._events) if e["cmd"] == last)
-        removed = self._events[cut:]
-        del self._events[cut:]
-        self._cmd = self._events[-1]["cmd"]
-        self._rebuild()
-        return removed
+    #: The commands still allowed once the contest has ended: the winners write fates (the GM may
+    #: veto them), the GM restores spent dice, and the last command can be taken back.
+    AFTER_END = frozenset({"decide_fate", "veto_fate", "recover", "undo"})
 
-    def _publish(self) -> None:
-        """Project the private state onto the public parameters in one update, so watchers fire once."""
-        self.param.update(
-            name=self._name, status=self._status, round=self._rounds, winner=self._winner,
-            outcome=self._outcome, sides=[[self._unit(u) for u in side] for side in self._side_ids],
-            owed_fates=list(self._owed), fates=dict(self._fates), events=list(self._events),
-            history=list(self._history), series=dict(self._series), last_roll=self._last_roll,
-        )
+    def _admit(self, command: str) -> None:
+        """Refuse ``command`` if the contest is in no state to take it at all (ended)."""
+        if self._status == "ended" and command not in self.AFTER_END:
+            raise RuleError("This contest has ended: start a new contest to roll again.", key="error.contest.ended")
 
-    # -------------------------------------------------------------------------------- lookups --
-    def _unit(self, uid: str) -> Unit:
-        return self._teams[uid] if uid in self._teams else self._objects[uid]
+    def _command(self, command: str, plan: Callable) -> list[dict]:
+        """Give ``command``: ``plan`` is a generator function that checks, rolls and yields its events.
 
-    def _resolve_unit(self, unit) -> str:
-        """The uid of a unit on a side, from the object, its uid or its (unique) name."""
-        ids = [u for side in self._side_ids for u in side]
-        if isinstance(unit, (Character, CharacterTeam)):
-            if unit.uid in ids:
-                return unit.uid
-            raise RuleError(f"{unit.name} is not a unit in this contest (a team member acts through its team).",
-                            key="error.contest.not_a_unit", name=unit.name)
-        matches = [u for u in ids if u == unit or self._unit(u).name == unit]
-        if len(matches) == 1:
-            return matches[0]
-        raise RuleError(f"No single unit called {unit!r} in this contest.", key="error.contest.no_such_unit",
-                        unit=repr(unit))
+        While dry-running (:mod:`.dry_run`) only the plan's checks run; otherwise the events are
+        committed to the log, followed by the end of the contest when they ended it.
+        """
+        self._admit(command)
+        if self._dry_run:
+            self._check_only(plan)
+            return []
+        return self._commit_new(lambda: self._then_end(plan))
 
-    def _resolve_character(self, char) -> Character:
-        present = self.characters()
-        if isinstance(char, Character) and any(c is char for c in present):
-            return char
-        matches = [c for c in present if c.uid == char or c.name == char]
-        if len(matches) == 1:
-            return matches[0]
-        who = repr(getattr(char, "name", char))
-        raise RuleError(f"No single character called {who} in this contest.",
-                        key="error.contest.no_such_character", name=who)
+    def _then_end(self, plan: Callable):
+        """The plan's events, then ``contest_ended`` if they left a side with no active unit.
 
-    def _side_of(self, uid: str) -> int:
-        return 0 if uid in self._side_ids[0] else 1
-
-    def _team_of(self, char: Character) -> CharacterTeam | None:
-        for side in self._side_ids:
-            for uid in side:
-                if uid in self._teams and char in self._teams[uid].members:
-                    return self._teams[uid]
-        return None
-
-    def characters(self, side: int | None = None) -> list[Character]:
-        """Every character in the contest (team members included), or those of one side."""
-        out = []
-        for i, ids in enumerate(self._side_ids):
-            if side is None or side == i:
-                for uid in ids:
-                    unit = self._unit(uid)
-                    out.extend(unit.members if isinstance(unit, CharacterTeam) else [unit])
-        return out
-
-    def side_label(self, side: int) -> str:
-        """The names of a side's units, joined."""
-        return ", ".join(self._unit(u).name for u in self._side_ids[side])
-
-    # --------------------------------------------------------------------------- derived state --
-    def is_defeated(self, char: Character) -> bool:
-        """Defeated: a cliché it had at the start of this contest (or got from a ticket) is now 0."""
-        start = self._start_scores.get(char.uid, {})
-        return any(c.pool == 0 and start.get(c.name, 0) > 0 for c in char.cliches)
-
-    def is_dropped(self, char: Character) -> bool:
-        """Whether ``char`` dropped out of its team in this contest."""
-        return char.uid in self._dropped
-
-    def is_active(self, unit) -> bool:
-        """Whether a unit can still fight (a team while its leader stands or may still be saved)."""
-        uid = unit if isinstance(unit, str) and (unit in self._teams or unit in self._objects) else self._resolve_unit(unit)
-        obj = self._unit(uid)
-        if isinstance(obj, CharacterTeam):
-            if self._window and self._window["team"] == uid and self._window["leader_down"]:
-                return True
-            return obj.leader.uid not in self._dropped and obj.cliche_of(obj.leader).pool > 0
-        return not self.is_defeated(obj) and obj.uid not in self._dropped
-
-    def active_units(self, side: int) -> list[Unit]:
-        """The units of ``side`` that can still fight."""
-        return [self._unit(u) for u in self._side_ids[side] if self.is_active(u)]
-
-    def chosen(self, unit) -> Cliche | None:
-        """The cliché a character or mob will roll next (its team cliché for a team's leader)."""
-        obj = self._unit(self._resolve_unit(unit))
-        if isinstance(obj, CharacterTeam):
-            return obj.cliche_of(obj.leader)
-        choice = self._choice.get(obj.uid)
-        if choice and obj.has_cliche(choice["cliche"]):
-            return obj.cliche(choice["cliche"])
-        usable = [c for c in obj.cliches if c.pool > 0]
-        return usable[0] if len(usable) == 1 else None
-
-    def needs_approval(self, unit) -> bool:
-        """Whether the unit's inappropriate choice still waits for the GM's approval."""
-        obj = self._unit(self._resolve_unit(unit))
-        if isinstance(obj, CharacterTeam):
-            return obj.inappropriate and not obj.approved
-        choice = self._choice.get(obj.uid)
-        return bool(choice and not choice["appropriate"] and not choice["approved"])
-
-    def pool(self, unit) -> int:
-        """How many dice the unit rolls next (for a team: the leader's pool with member dice)."""
-        obj = self._unit(self._resolve_unit(unit))
-        if isinstance(obj, CharacterTeam):
-            return obj.leader_dice + (0 if self.profile.team_dice == "member_sixes" else len(obj.helpers))
-        cliche = self.chosen(obj)
-        return cliche.pool if cliche else 0
-
-    def choice(self, unit) -> dict | None:
-        """A character's or mob's current choice: ``{"cliche", "appropriate", "approved"}`` (None if none)."""
-        obj = self._unit(self._resolve_unit(unit))
-        if isinstance(obj, CharacterTeam):
-            return None
-        cliche = self.chosen(obj)
-        if cliche is None:
-            return None
-        made = self._choice.get(obj.uid, {"appropriate": True, "approved": False})
-        return {"cliche": cliche.name, "appropriate": made["appropriate"], "approved": made["approved"]}
-
-    def is_inappropriate(self, unit) -> bool:
-        """Whether the unit rolls an inappropriate cliché (a team only if every member does)."""
-        obj = self._unit(self._resolve_unit(unit))
-        if isinstance(obj, CharacterTeam):
-            return obj.inappropriate
-        made = self.choice(obj)
-        return bool(made and not made["appropriate"])
-
-    def pending_revenge(self, side: int) -> bool:
-        """Whether the next team formed on ``side`` inherits a revenge bonus (its leader fell volunteering)."""
-        return self._carry[side]
-
-    @property
-    def has_rolled(self) -> bool:
-        """Whether any round or exchange has been decided (tickets and setup are over then)."""
-        return self._rolled
-
-    @property
-    def exchanges_this_round(self) -> int:
-        """How many exchanges of the current, unfinished round have been played."""
-        return self._exchanges
-
-    @property
-    def tickets_given(self) -> bool:
-        """Whether tickets were handed out in this contest."""
-        return self._tickets
-
-    @property
-    def volunteer_window(self) -> dict | None:
-        """While a team may still volunteer for the round it just lost: team uid, damage, who was hit."""
-        return copy.deepcopy(self._window)
-
-    @property
-    def needs_exchanges(self) -> bool:
-        """True while a side has several active units, so rounds are played as exchanges."""
-        return any(len(self.active_units(s)) > 1 for s in (0, 1))
+        A generator, so the end is judged only after the plan's events have been applied.
+        """
+        yield from plan()
+        yield from self._check_end()
 
     # --------------------------------------------------------------------------- commands: setup --
     def choose(self, unit, cliche: str, *, appropriate: bool = True, approved: bool = False) -> list[dict]:
@@ -560,6 +241,28 @@ class Contest(ContestProjection, param.Parameterized):
 
         An inappropriate cliché needs the GM's approval (``approved=True`` or :meth:`approve`) before
         it can roll.
+
+        Parameters
+        ----------
+        unit
+            A character or grunt mob of this contest: object, uid or name (a team's clichés are fixed
+            when it forms).
+        cliche
+            The name of one of its clichés with dice left.
+        appropriate
+            Whether the cliché fits the kind of contest.
+        approved
+            The GM's approval of an inappropriate cliché, given at once.
+
+        Returns
+        -------
+        list of dict
+            The events the command made (copies; see ``events.py``).
+
+        Raises
+        ------
+        RuleError
+            When the rules refuse the command; nothing has changed then.
         """
         def _plan_choose():
             uid = self._resolve_unit(unit)
@@ -575,24 +278,57 @@ class Contest(ContestProjection, param.Parameterized):
                 raise _cliche_at_zero(obj, pick)
             yield make_event("cliche_chosen", unit=uid, cliche=pick.name, appropriate=bool(appropriate),
                              approved=bool(approved) and not appropriate)
-        return self._command(_plan_choose)
+        return self._command("choose", _plan_choose)
 
     def approve(self, unit) -> list[dict]:
-        """The GM approves a unit's inappropriate cliché (or a team whose members are all inappropriate)."""
+        """The GM approves a unit's inappropriate cliché (or a team whose members are all inappropriate).
+
+        Parameters
+        ----------
+        unit
+            A unit of this contest waiting for approval: object, uid or name.
+
+        Returns
+        -------
+        list of dict
+            The events the command made (copies; see ``events.py``).
+
+        Raises
+        ------
+        RuleError
+            When the rules refuse the command; nothing has changed then.
+        """
         def _plan_approve():
             uid = self._resolve_unit(unit)
             if not self.needs_approval(uid):
                 raise RuleError(f"{self._unit(uid).name} has no inappropriate cliché waiting for approval.",
                                 key="error.contest.nothing_to_approve", name=self._unit(uid).name)
             yield make_event("approved", unit=uid)
-        return self._command(_plan_approve)
+        return self._command("approve", _plan_approve)
 
     def give_tickets(self, fitting: dict | None = None, *, name: str | None = None) -> list[dict]:
         """Give everyone in the scene a temporary cliché rated 2, named after the contest.
 
-        Only before the first roll, when nobody has a cliché that fits. With the "brevet" option,
-        ``fitting`` maps characters who do have a fitting cliché to its name: they get +2 temporary
-        dice on it instead.
+        Only before the first roll and before teams form, when nobody has a cliché that fits. The
+        temporary clichés vanish when the contest ends.
+
+        Parameters
+        ----------
+        fitting
+            With the "brevet" option only: characters who do have a fitting cliché -> its name; they
+            get +2 temporary dice on it instead.
+        name
+            The ticket's name; the contest's name when omitted.
+
+        Returns
+        -------
+        list of dict
+            The events the command made (copies; see ``events.py``).
+
+        Raises
+        ------
+        RuleError
+            When the rules refuse the command; nothing has changed then.
         """
         def _plan_tickets():
             if self._rolled:
@@ -621,7 +357,7 @@ class Contest(ContestProjection, param.Parameterized):
                                     name=self._objects[uid].name, cliche=repr(ticket))
             yield make_event("tickets_given", cliche=ticket, rating=self.profile.ticket_rating,
                              temporary=temporary, brevet=brevet)
-        return self._command(_plan_tickets)
+        return self._command("give_tickets", _plan_tickets)
 
     # ------------------------------------------------------------------------ commands: rounds --
     def roll_round(self) -> list[dict]:
@@ -629,6 +365,17 @@ class Contest(ContestProjection, param.Parameterized):
 
         Ties are re-rolled in the same round until one side wins; only that roll counts. The loser
         loses 1 from the cliché it used, or 3 if the winner used an approved inappropriate cliché.
+        A team's leader knocked to 0 with nobody volunteering first loses the team (lost leader).
+
+        Returns
+        -------
+        list of dict
+            The events the command made (copies; see ``events.py``).
+
+        Raises
+        ------
+        RuleError
+            When the rules refuse the command; nothing has changed then.
         """
         def _plan_round():
             yield from self._close_window()
@@ -636,13 +383,28 @@ class Contest(ContestProjection, param.Parameterized):
                 return
             units = [self._single_active(0), self._single_active(1)]
             yield self._decide_exchange(units, closes_round=True)
-        return self._command(_plan_round)
+        return self._command("roll_round", _plan_round)
 
     def exchange(self, attacker, target) -> list[dict]:
         """One exchange of a round when a side has several units: ``attacker`` against ``target``.
 
         Damage applies at once, so later exchanges of the round use the new scores. Call
         :meth:`end_round` when the GM has played the round's exchanges.
+
+        Parameters
+        ----------
+        attacker, target
+            Active units of opposite sides: object, uid or name.
+
+        Returns
+        -------
+        list of dict
+            The events the command made (copies; see ``events.py``).
+
+        Raises
+        ------
+        RuleError
+            When the rules refuse the command; nothing has changed then.
         """
         def _plan_exchange():
             yield from self._close_window()
@@ -660,16 +422,27 @@ class Contest(ContestProjection, param.Parameterized):
                                 key="error.contest.single_roll_exchange")
             ordered = [a, b] if self._side_of(a) == 0 else [b, a]
             yield self._decide_exchange(ordered, closes_round=False)
-        return self._command(_plan_exchange)
+        return self._command("exchange", _plan_exchange)
 
     def end_round(self) -> list[dict]:
-        """Close a round played as exchanges; the next exchange belongs to the next round."""
+        """Close a round played as exchanges; the next exchange belongs to the next round.
+
+        Returns
+        -------
+        list of dict
+            The events the command made (copies; see ``events.py``).
+
+        Raises
+        ------
+        RuleError
+            When the rules refuse the command; nothing has changed then.
+        """
         def _plan_end_round():
             if self._exchanges == 0:
                 raise RuleError("No exchange has been played in this round yet.", key="error.contest.no_exchange")
             yield from self._close_window()
             yield make_event("round_ended", round=self._rounds + 1)
-        return self._command(_plan_end_round)
+        return self._command("end_round", _plan_end_round)
 
     def _a_side_has_fallen(self) -> bool:
         return not all(self.active_units(s) for s in (0, 1))
@@ -795,9 +568,27 @@ class Contest(ContestProjection, param.Parameterized):
     def form_team(self, members: Iterable, leader=None, *, name: str | None = None) -> list[dict]:
         """Form a character team from units of one side, between rounds (also to re-form after a disband).
 
-        ``members`` are characters or ``(character, "cliché"[, appropriate])``; name the ``leader`` when
-        several members tie for the highest score. After a leader fell by volunteering, the new team
-        inherits the revenge bonus.
+        After a leader fell by volunteering, the new team inherits the revenge bonus.
+
+        Parameters
+        ----------
+        members
+            Active characters of one side (not in a team), each a character or
+            ``(character, "cliché"[, appropriate])``.
+        leader
+            The leader; needed only when several members tie for the highest score.
+        name
+            The team's name; the members' names joined with "+" when omitted.
+
+        Returns
+        -------
+        list of dict
+            The events the command made (copies; see ``events.py``).
+
+        Raises
+        ------
+        RuleError
+            When the rules refuse the command; nothing has changed then.
         """
         def _plan_form():
             yield from self._close_window()
@@ -812,7 +603,7 @@ class Contest(ContestProjection, param.Parameterized):
             if len(sides) != 1:
                 raise RuleError("A team's members must all be on the same side.", key="error.team.one_side")
             yield make_event("team_formed", side=sides.pop(), team=team.to_dict())
-        return self._command(_plan_form)
+        return self._command("form_team", _plan_form)
 
     def volunteer(self, member) -> list[dict]:
         """Right after its team lost a round, ``member`` takes the hit instead: twice the damage.
@@ -820,6 +611,21 @@ class Contest(ContestProjection, param.Parameterized):
         The leader's score then counts double in the team's next decided round (the revenge bonus).
         If the leader volunteers and falls, the team disbands and the revenge bonus passes on to the
         team its survivors form next.
+
+        Parameters
+        ----------
+        member
+            An active member of the team that just lost a round: object, uid or name.
+
+        Returns
+        -------
+        list of dict
+            The events the command made (copies; see ``events.py``).
+
+        Raises
+        ------
+        RuleError
+            When the rules refuse the command; nothing has changed then.
         """
         def _plan_volunteer():
             char = self._resolve_character(member)
@@ -841,10 +647,26 @@ class Contest(ContestProjection, param.Parameterized):
             yield make_event("volunteered", team=team.uid, member=char.uid, damage=window["damage"],
                              restore=restore, hits=[hit])
             yield from self._after_team_change(team.uid)
-        return self._command(_plan_volunteer)
+        return self._command("volunteer", _plan_volunteer)
 
     def assign_loss(self, member) -> list[dict]:
-        """With the "leader assigns" option: right after a lost round, hand the hit to another member."""
+        """With the "leader assigns" option: right after a lost round, hand the hit to another member.
+
+        Parameters
+        ----------
+        member
+            The active member who takes the hit instead: object, uid or name.
+
+        Returns
+        -------
+        list of dict
+            The events the command made (copies; see ``events.py``).
+
+        Raises
+        ------
+        RuleError
+            When the rules refuse the command; nothing has changed then.
+        """
         def _plan_assign():
             if self.profile.team_loss != "leader_assigns":
                 raise RuleError("Only with the 'leader assigns' team-loss option can the leader hand on a hit.",
@@ -858,7 +680,7 @@ class Contest(ContestProjection, param.Parameterized):
             yield make_event("loss_assigned", team=team.uid, member=char.uid, restore=window["hits"],
                              hits=[hit])
             yield from self._after_team_change(team.uid)
-        return self._command(_plan_assign)
+        return self._command("assign_loss", _plan_assign)
 
     def _window_team(self, char: Character, what: Phrase) -> tuple[CharacterTeam, dict]:
         team = self._team_of(char)
@@ -882,7 +704,23 @@ class Contest(ContestProjection, param.Parameterized):
         return None
 
     def disband(self, team) -> list[dict]:
-        """Break a team up between rounds: every member's team cliché loses 1; a pending revenge is lost."""
+        """Break a team up between rounds: every member's team cliché loses 1; a pending revenge is lost.
+
+        Parameters
+        ----------
+        team
+            A character team of this contest: object, uid or name.
+
+        Returns
+        -------
+        list of dict
+            The events the command made (copies; see ``events.py``).
+
+        Raises
+        ------
+        RuleError
+            When the rules refuse the command; nothing has changed then.
+        """
         def _plan_disband():
             uid = self._resolve_unit(team)
             if uid not in self._teams:
@@ -892,10 +730,26 @@ class Contest(ContestProjection, param.Parameterized):
             yield from closing
             if not any(e["team"] == uid for e in closing):  # a lost leader may have broken it up already
                 yield self._disband_event(self._teams[uid], "disband", revenge_carry=False)
-        return self._command(_plan_disband)
+        return self._command("disband", _plan_disband)
 
     def drop_out(self, member) -> list[dict]:
-        """A member leaves its team between rounds; its team cliché becomes 0 and the winners decide its fate."""
+        """A member leaves its team between rounds; its team cliché becomes 0 and the winners decide its fate.
+
+        Parameters
+        ----------
+        member
+            An active member of a team: object, uid or name.
+
+        Returns
+        -------
+        list of dict
+            The events the command made (copies; see ``events.py``).
+
+        Raises
+        ------
+        RuleError
+            When the rules refuse the command; nothing has changed then.
+        """
         def _plan_drop():
             yield from self._close_window()
             char = self._resolve_character(member)
@@ -908,20 +762,56 @@ class Contest(ContestProjection, param.Parameterized):
             hit = self._hit(char.uid, team.member_cliches[char.uid], team.cliche_of(char).pool)
             yield make_event("dropped_out", team=team.uid, member=char.uid, hits=[hit])
             yield from self._after_team_change(team.uid)
-        return self._command(_plan_drop)
+        return self._command("drop_out", _plan_drop)
 
     # ----------------------------------------------------------------------- commands: the end --
     def end(self, outcome: str = "", winner: int | None = None) -> list[dict]:
-        """The GM ends the contest early with a narrated outcome (and, optionally, a winning side)."""
+        """The GM ends the contest early with a narrated outcome (and, optionally, a winning side).
+
+        Parameters
+        ----------
+        outcome
+            The GM's narration of how it ended (required).
+        winner
+            0 or 1 for the winning side, or None for no winner (then no fate is owed).
+
+        Returns
+        -------
+        list of dict
+            The events the command made (copies; see ``events.py``).
+
+        Raises
+        ------
+        RuleError
+            When the rules refuse the command; nothing has changed then.
+        """
         def _plan_end():
             text = clean_text(outcome, Phrase("outcome", "term.outcome"), required=True)
             if winner not in (None, 0, 1):
                 raise RuleError("The winner is side 0, side 1, or None for no winner.", key="error.contest.winner")
             yield self._end_event(winner, text, early=True)
-        return self._command(_plan_end)
+        return self._command("end", _plan_end)
 
     def decide_fate(self, character, text: str) -> list[dict]:
-        """The winners write what happens to a defeated or dropped-out character (GM may veto)."""
+        """The winners write what happens to a defeated or dropped-out character (GM may veto).
+
+        Parameters
+        ----------
+        character
+            A character whose fate is owed (``owed_fates``): object, uid or name.
+        text
+            The fate, as free text that fits the kind of contest.
+
+        Returns
+        -------
+        list of dict
+            The events the command made (copies; see ``events.py``).
+
+        Raises
+        ------
+        RuleError
+            When the rules refuse the command; nothing has changed then.
+        """
         def _plan_fate():
             if self._status != "ended":
                 raise RuleError("Fates are decided when the contest is over.", key="error.fate.not_over")
@@ -935,22 +825,55 @@ class Contest(ContestProjection, param.Parameterized):
                                 "does not fit the contest.", key="error.fate.written", name=char.name)
             fate = clean_text(text, Phrase("fate", "term.fate"), required=True)
             yield make_event("fate_decided", character=char.uid, text=fate)
-        return self._command(_plan_fate)
+        return self._command("decide_fate", _plan_fate)
 
     def veto_fate(self, character) -> list[dict]:
-        """The GM vetoes a fate that does not fit the kind of contest; the winners write another."""
+        """The GM vetoes a fate that does not fit the kind of contest; the winners write another.
+
+        Parameters
+        ----------
+        character
+            A character whose fate was written: object, uid or name.
+
+        Returns
+        -------
+        list of dict
+            The events the command made (copies; see ``events.py``).
+
+        Raises
+        ------
+        RuleError
+            When the rules refuse the command; nothing has changed then.
+        """
         def _plan_veto():
             char = self._resolve_character(character)
             if char.uid not in self._fates:
                 raise RuleError(f"No fate has been written for {char.name} yet.", key="error.fate.none_written",
                                 name=char.name)
             yield make_event("fate_vetoed", character=char.uid)
-        return self._command(_plan_veto)
+        return self._command("veto_fate", _plan_veto)
 
     def recover(self, character, cliche: str | None = None, amount: int | None = None) -> list[dict]:
-        """After the contest the GM restores spent dice: ``amount`` points (all when None), never above the rating.
+        """After the contest the GM restores spent dice, never above a cliché's rating.
 
-        ``cliche`` None means every cliché of the character.
+        Parameters
+        ----------
+        character
+            A character of this contest: object, uid or name.
+        cliche
+            The cliché to restore; None for every cliché of the character.
+        amount
+            How many dice each cliché gets back; None for all.
+
+        Returns
+        -------
+        list of dict
+            The events the command made (copies; see ``events.py``).
+
+        Raises
+        ------
+        RuleError
+            When the rules refuse the command; nothing has changed then.
         """
         def _plan_recover():
             if self._status != "ended":
@@ -958,7 +881,7 @@ class Contest(ContestProjection, param.Parameterized):
             char = self._resolve_character(character)
             gains = recovery_gains(char, cliche, amount)
             yield make_event("recovered", gains=gains)
-        return self._command(_plan_recover)
+        return self._command("recover", _plan_recover)
 
     def _check_end(self) -> list[dict]:
         if self._status != "active":

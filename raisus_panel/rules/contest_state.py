@@ -2,13 +2,16 @@
 
 :class:`~raisus_panel.rules.contest.Contest` decides (commands check the rules and roll); this module
 applies. Every ``_on_<event type>`` handler changes state only from the event's own data -- the dice
-faces and the points lost are in the event -- so replaying a log always gives the same contest.
+faces and the points lost are in the event (``events.py`` documents each type) -- so replaying a log
+always gives the same contest. :meth:`ContestProjection._publish` then shows the private state on the
+contest's public parameters in one update.
 """
 
 from __future__ import annotations
 
 from .character import Character
 from .cliche import Cliche
+from .events import EVENT_FIELDS
 from .team import CharacterTeam
 
 
@@ -16,7 +19,8 @@ class ContestProjection:
     """Mixin of :class:`~raisus_panel.rules.contest.Contest`: applies events and keeps the history.
 
     It relies on the contest's lookups (``_unit``, ``_side_of``, ``_team_of``, ``characters``,
-    ``chosen``) and owns the private state they read.
+    ``chosen``; see :class:`~raisus_panel.rules.contest_queries.ContestQueries`) and owns the
+    private state they read.
     """
 
     def _reset(self) -> None:
@@ -65,7 +69,28 @@ class ContestProjection:
                              uid=data["uid"])
 
     # ---------------------------------------------------------------------- applying the events --
-    def _on_start(self, event: dict) -> None:
+    def _project(self, events: list[dict]) -> None:
+        """Build the state from a whole log (its start resets everything first)."""
+        for event in events:
+            self._apply(event)
+
+    def _apply(self, event: dict) -> None:
+        if event["type"] not in EVENT_FIELDS:  # only events have handlers: a damaged log names no other method
+            raise ValueError(f"unknown event type {event['type']!r}")
+        getattr(self, f"_on_{event['type']}")(event)
+
+    def _publish(self) -> None:
+        """Project the private state onto the public parameters in one update, so watchers fire once."""
+        self.param.update(
+            name=self._name, status=self._status, round=self._rounds, winner=self._winner,
+            outcome=self._outcome, sides=[[self._unit(u) for u in side] for side in self._side_ids],
+            owed_fates=list(self._owed), fates=dict(self._fates), events=list(self._events),
+            history=list(self._history), series=dict(self._series), last_roll=self._last_roll,
+        )
+
+    def _on_contest_started(self, event: dict) -> None:
+        if event is not self._events[0]:  # a damaged log: starting again would silently reset the contest
+            raise ValueError("a contest's log has one start, at its beginning")
         for data in event["characters"]:
             if data["uid"] not in self._objects:
                 self._objects[data["uid"]] = Character.from_dict(data)
@@ -78,9 +103,6 @@ class ContestProjection:
                 self._choice[char.uid] = {"cliche": usable[0].name, "appropriate": True, "approved": False}
         self._refresh_series()
         self._point("start", x=0.0)
-
-    def _apply(self, event: dict) -> None:
-        getattr(self, f"_on_{event['type']}")(event)
 
     def _apply_hits(self, hits: list[dict], sign: int = -1) -> None:
         for h in hits:

@@ -1,64 +1,127 @@
-"""Events: what happened, as JSON-ready mappings, and the save-file envelope around them.
+"""Events: what happened in a contest, as JSON-ready mappings -- the one place their shape is written.
 
-An event is a plain ``dict`` with ``"v"`` (schema version), ``"seq"`` (1, 2, ...), ``"type"`` and
-``"cmd"`` (the number of the command that produced it; one command may produce several events), plus
-the data of its type. Events carry every die face and every point lost, so applying them needs no
-dice and no judgement: replaying a log always gives the same state.
+A contest's event log is its truth (ARCHITECTURE.md): commands decide and roll, events record what
+happened, and applying them (``contest_state.py``) needs no dice and no judgement, so replaying a log
+always gives the same state. Saves are the log itself (``save.py``); a room wraps each contest event
+in its own envelope (``raisus_panel.room.events``) without changing it.
+
+Every event is a plain ``dict``. The fields common to all events:
+
+``v``
+    The event schema version, :data:`EVENT_VERSION`.
+``type``
+    One of :data:`EVENT_TYPES` (below), in the glossary's words.
+``seq``
+    Its place in the contest's log: 1, 2, 3, ... with no gap (the start is 1).
+``cmd``
+    The number of the command that made it. One command may make several events (a round that ends
+    the contest makes ``round_decided`` then ``contest_ended``); :meth:`Contest.undo` takes back every
+    event of the last command.
+
+``seq`` and ``cmd`` are filled in when a command commits the event; :func:`make_event` makes the rest.
+The fields of each type (:data:`EVENT_FIELDS`; every one is always present):
+
+``contest_started``
+    ``contest`` (the contest's uid), ``name``, ``single_roll``, ``profile`` (``RulesProfile.to_dict``),
+    ``sides`` (two lists of unit uids), ``teams`` (``CharacterTeam.to_dict`` of the teams on the
+    sides), ``characters`` (``Character.to_dict`` of every character in play, as they stood).
+``cliche_chosen``
+    ``unit``, ``cliche``, ``appropriate``, ``approved`` -- the cliché a character or mob rolls from now on.
+``approved``
+    ``unit`` -- the GM approved its inappropriate cliché (a team's, when every member's is).
+``tickets_given``
+    ``cliche`` (the ticket's name), ``rating``, ``temporary`` (uids given the temporary cliché),
+    ``brevet`` (``[{"character", "cliche"}]``: who got ``rating`` extra dice on a fitting cliché).
+``team_formed``
+    ``side`` (0 or 1), ``team`` (``CharacterTeam.to_dict``).
+``round_decided``
+    One decided roll between two units (a whole round, or one exchange of it):
+    ``round`` (the round it belongs to, 1-based), ``units`` (the two unit uids, side A's first),
+    ``used`` (per unit: ``{"unit", "character" (who rolls), "cliche", "inappropriate", "revenge",
+    "pool", "helpers" (uids)}``), ``attempts`` (every roll until the tie broke: a list of pairs of
+    ``{"pool", "faces", "total"}``, plus ``"helper_faces"`` with the "members roll, sixes count"
+    option), ``winner`` (0 or 1, an index into ``units``), ``damage`` (1 or 3), ``hits``,
+    ``rolloff`` (None, or ``{"rolls", "loser"}`` with the "members roll off" option) and
+    ``closes_round`` (False for an exchange: ``round_ended`` closes that round).
+``round_ended``
+    ``round`` -- the round played as exchanges is over.
+``volunteered``
+    ``team``, ``member``, ``damage`` (of the lost round), ``restore`` (the lost round's ``hits``,
+    given back), ``hits`` (what the volunteer takes instead).
+``loss_assigned``
+    ``team``, ``member``, ``restore``, ``hits`` -- as ``volunteered``, with the "leader assigns" option.
+``team_disbanded``
+    ``team``, ``reason`` (``"disband"`` or ``"lost_leader"``), ``hits`` (the disband penalty),
+    ``revenge_carry`` (the next team formed on the side inherits the revenge bonus).
+``dropped_out``
+    ``team``, ``member``, ``hits`` (its team cliché down to 0).
+``contest_ended``
+    ``winner`` (0, 1 or None), ``outcome`` (the GM's narration of an early end, else ""),
+    ``early`` (the GM ended it), ``owed`` (uids whose fate the winners decide).
+``fate_decided``
+    ``character``, ``text``.
+``fate_vetoed``
+    ``character``.
+``recovered``
+    ``gains``: ``[{"character", "cliche", "amount"}]``.
+
+A *hit* (in ``hits`` and ``restore``) is ``{"character", "cliche", "extra", "current"}``: how many
+extra (brevet) dice and how many points of ``current`` a cliché lost. Scores never go below 0, so a
+hit is never more than the cliché had.
 """
 
 from __future__ import annotations
 
-import json
-
-from .errors import SaveFileError
-
 EVENT_VERSION = 1
-SAVE_FORMAT = "raisus_panel/contest"
-SAVE_VERSION = 1
 
-#: Event types, in the glossary's words. Each is documented where :class:`Contest` applies it.
-EVENT_TYPES = (
-    "contest_started", "cliche_chosen", "approved", "tickets_given", "team_formed", "round_decided",
-    "round_ended", "volunteered", "loss_assigned", "team_disbanded", "dropped_out", "contest_ended",
-    "fate_decided", "fate_vetoed", "recovered",
-)
+#: The fields every event has, whatever its type.
+COMMON_FIELDS = frozenset({"v", "type", "seq", "cmd"})
+
+#: Each event type -> the fields of its own (see the module docstring for what they hold).
+EVENT_FIELDS: dict[str, frozenset[str]] = {
+    "contest_started": frozenset({"contest", "name", "single_roll", "profile", "sides", "teams", "characters"}),
+    "cliche_chosen": frozenset({"unit", "cliche", "appropriate", "approved"}),
+    "approved": frozenset({"unit"}),
+    "tickets_given": frozenset({"cliche", "rating", "temporary", "brevet"}),
+    "team_formed": frozenset({"side", "team"}),
+    "round_decided": frozenset({"round", "units", "used", "attempts", "winner", "damage", "hits", "rolloff",
+                                "closes_round"}),
+    "round_ended": frozenset({"round"}),
+    "volunteered": frozenset({"team", "member", "damage", "restore", "hits"}),
+    "loss_assigned": frozenset({"team", "member", "restore", "hits"}),
+    "team_disbanded": frozenset({"team", "reason", "hits", "revenge_carry"}),
+    "dropped_out": frozenset({"team", "member", "hits"}),
+    "contest_ended": frozenset({"winner", "outcome", "early", "owed"}),
+    "fate_decided": frozenset({"character", "text"}),
+    "fate_vetoed": frozenset({"character"}),
+    "recovered": frozenset({"gains"}),
+}
+
+#: Event types, in the glossary's words.
+EVENT_TYPES = tuple(EVENT_FIELDS)
+
+#: The fields of a hit (an entry of an event's ``hits`` or ``restore``).
+HIT_FIELDS = frozenset({"character", "cliche", "extra", "current"})
 
 
 def make_event(kind: str, **data) -> dict:
-    """A new event of type ``kind`` (``seq`` and ``cmd`` are filled in when it is committed)."""
-    if kind not in EVENT_TYPES:  # a programming error, not a user's
+    """A new event of type ``kind`` with exactly its documented fields (``seq`` and ``cmd`` come later).
+
+    Parameters
+    ----------
+    kind
+        One of :data:`EVENT_TYPES`.
+    **data
+        The fields of that type, :data:`EVENT_FIELDS` ``[kind]``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown type or other fields than documented: a programming error, not a user's.
+    """
+    fields = EVENT_FIELDS.get(kind)
+    if fields is None:
         raise ValueError(f"unknown event type {kind!r}")
+    if set(data) != fields:
+        raise ValueError(f"a {kind} event has the fields {sorted(fields)}, not {sorted(data)}")
     return {"v": EVENT_VERSION, "type": kind, **data}
-
-
-def dumps_save(events: list[dict]) -> str:
-    """The save-file text for a contest's events."""
-    return json.dumps({"format": SAVE_FORMAT, "version": SAVE_VERSION, "events": events},
-                      ensure_ascii=False, indent=1)
-
-
-def loads_save(text: str | bytes) -> list[dict]:
-    """The events of a save file, after checking it is one of ours; SaveFileError otherwise."""
-    try:
-        data = json.loads(text)
-    except (TypeError, ValueError, UnicodeDecodeError) as exc:
-        raise SaveFileError(f"This is not a raisus_panel save file (not valid JSON: {exc}).",
-                            key="error.save.not_json", detail=str(exc)) from None
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise SaveFileError("This JSON is not a raisus_panel contest save (its 'format' is missing or different).",
-                            key="error.save.not_ours")
-    if data.get("version") != SAVE_VERSION:
-        raise SaveFileError(f"This save is version {data.get('version')!r}; this raisus_panel reads "
-                            f"version {SAVE_VERSION}. Update raisus_panel to open it.",
-                            key="error.save.version", version=repr(data.get("version")), supported=SAVE_VERSION)
-    events = data.get("events")
-    if not isinstance(events, list) or not events or not all(isinstance(e, dict) for e in events):
-        raise SaveFileError("This save has no events to load.", key="error.save.no_events")
-    if events[0].get("type") != "contest_started":
-        raise SaveFileError("This save is damaged: it does not begin with the contest's start.",
-                            key="error.save.no_start")
-    for i, event in enumerate(events, 1):
-        if event.get("v") != EVENT_VERSION or event.get("type") not in EVENT_TYPES or event.get("seq") != i:
-            raise SaveFileError(f"This save is damaged at event {i}: unknown type, version or order.",
-                                key="error.save.damaged_at", n=i)
-    return events

@@ -9,7 +9,7 @@ import pathlib
 
 import pytest
 
-from raisus_panel.rules import Contest
+from raisus_panel.rules import Contest, SaveFileError
 from raisus_panel.rules.events import EVENT_TYPES
 
 SAVES = pathlib.Path(__file__).parent / "saves"
@@ -48,3 +48,11 @@ def test_who_fell_in_an_old_save():
     by_uid = {c.uid: c for c in bridge.characters()}
     assert bridge.is_dropped(by_uid["squire"]) and bridge.fates == {"squire": "Is knighted for fetching help."}
     assert bridge.is_defeated(by_uid["viking"]) and not bridge.is_defeated(by_uid["ogre"])
+
+
+def test_a_log_with_a_second_start_or_an_unknown_event_is_not_replayed():
+    events = json.loads((SAVES / "showdown.json").read_text(encoding="utf-8"))["events"]
+    for broken in ([*events[:2], {**events[0], "seq": 3}], [*events[:2], {**events[2], "type": "publish"}]):
+        with pytest.raises(SaveFileError) as caught:
+            Contest.from_events(broken)
+        assert caught.value.key == "error.save.event_not_replayable" and caught.value.fields["n"] == 3

@@ -5,7 +5,7 @@ state. Do not regenerate them with newer code (that would only compare the code 
 fixtures instead. Usage: ``python tests/rules/saves/make_saves.py tests/rules/saves``.
 """
 import json, pathlib, sys
-from raisus_panel.rules import Character, CharacterTeam, Contest, RulesProfile, ScriptedDice
+from raisus_panel.rules import Character, Contest, RulesProfile, ScriptedDice
 
 out = pathlib.Path(sys.argv[1])
 out.mkdir(parents=True, exist_ok=True)

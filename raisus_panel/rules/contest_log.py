@@ -1,0 +1,158 @@
+"""The event log of a contest: committing a command's events, rolling back, undo and replay.
+
+The log is the truth of a contest (ARCHITECTURE.md): save = the events, load = replay, undo = replay
+without the last command. This module keeps the log and the state built from it in step:
+
+* :meth:`EventLog._commit_new` runs one command: each event its plan yields is numbered, appended and
+  applied at once (so the plan sees its effects before it goes on), the new events go to
+  ``event_sink``, and the new state is published to the public parameters in one update. Anything
+  raised on the way removes the command's events and projects the old log again: a command applies
+  fully or not at all.
+* :meth:`EventLog.undo` takes back the last command; :meth:`EventLog.from_events` replays a log.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+
+from .character import Character
+from .dice import DiceSource
+from .errors import Phrase, RuleError, SaveFileError
+from .profile import RulesProfile
+
+
+def _nothing_to_undo() -> RuleError:
+    return RuleError("Nothing to undo: the contest has just started.", key="error.contest.nothing_to_undo")
+
+
+class EventLog:
+    """Mixin of :class:`~raisus_panel.rules.contest.Contest`: the log, the command cycle, undo and replay.
+
+    It owns ``_events`` (the log) and ``_cmd`` (the number of the last command), applies events
+    through :class:`~raisus_panel.rules.contest_state.ContestProjection` (``_apply``, ``_project``,
+    ``_publish``) and admits undo through the contest's ``_admit``.
+    """
+
+    @classmethod
+    def from_events(cls, events: list[dict], *, dice: DiceSource | None = None,
+                    characters: dict[str, Character] | None = None,
+                    event_sink: Callable | None = None):
+        """Rebuild a contest by replaying its events.
+
+        Parameters
+        ----------
+        events
+            The contest's event log, beginning with its ``contest_started`` event.
+        dice
+            The dice source for the rounds still to play; replaying needs none.
+        characters
+            uid -> Character: lets a room reuse its own character objects; any character not given
+            is created from the start event.
+        event_sink
+            As the contest's ``event_sink`` parameter.
+
+        Returns
+        -------
+        Contest
+
+        Raises
+        ------
+        SaveFileError
+            If the events do not begin with a start or cannot be replayed.
+        """
+        if not events or events[0].get("type") != "contest_started":
+            raise SaveFileError("A contest's events must begin with its start.", key="error.save.no_contest_start")
+        start = events[0]
+        try:
+            contest = cls(uid=start["contest"], single_roll=bool(start["single_roll"]),
+                          profile=RulesProfile.from_dict(start["profile"]), dice=dice,
+                          event_sink=event_sink, _events=events, _characters=characters)
+        except SaveFileError:
+            raise
+        except (RuleError, KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise SaveFileError(f"These contest events cannot be replayed: {exc}", key="error.save.not_replayable",
+                                detail=Phrase.of(exc)) from None
+        return contest
+
+    def _replay(self) -> None:
+        """Project a log given at construction, naming the event that cannot be replayed."""
+        self._cmd = max((e.get("cmd", 0) for e in self._events), default=0)
+        for i, event in enumerate(self._events):
+            try:
+                self._apply(event)
+            except (RuleError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+                raise SaveFileError(f"Event {i + 1} ({event.get('type')}) cannot be replayed: {exc}",
+                                    key="error.save.event_not_replayable", n=i + 1, type=str(event.get("type")),
+                                    detail=Phrase.of(exc)) from None
+        self._publish()
+
+    # ------------------------------------------------------------------------- the command cycle --
+    def _commit_new(self, plan: Callable) -> list[dict]:
+        """Run one command: ``plan`` is a generator function that checks, rolls and yields events.
+
+        Each event is applied as soon as it is yielded, so the plan sees its effects before it goes
+        on. Anything raised rolls the whole command back. Returns copies of the new events.
+        """
+        before = len(self._events)
+        self._cmd += 1
+        new: list[dict] = []
+        try:
+            for event in plan():
+                new.append(self._emit(event))
+            if self.event_sink is not None and new:
+                self.event_sink([copy.deepcopy(e) for e in new])
+        except BaseException:
+            self._cmd -= 1
+            if len(self._events) > before:  # something was applied: project the old log again
+                del self._events[before:]
+                if self._events:
+                    self._rebuild()
+            raise
+        self._publish()
+        return [copy.deepcopy(e) for e in new]
+
+    def _emit(self, event: dict) -> dict:
+        """Number ``event``, append it to the log and apply it."""
+        event = {**event, "seq": len(self._events) + 1, "cmd": self._cmd}
+        self._events.append(event)
+        self._apply(event)
+        return event
+
+    def _rebuild(self) -> None:
+        """Project the whole log again (after a rollback or an undo) and publish the result."""
+        self._project(self._events)
+        self._publish()
+
+    # ------------------------------------------------------------------------------------ undo --
+    def _undo_refusal(self) -> RuleError | None:
+        """Why :meth:`undo` would be refused now, or None."""
+        return None if len(self._events) > 1 else _nothing_to_undo()
+
+    def undo(self) -> list[dict]:
+        """Take back the last command: every event it made.
+
+        The contest's characters and teams are put back as they were before that command, by
+        projecting the log without it. The start of the contest cannot be undone.
+
+        Returns
+        -------
+        list of dict
+            The events removed.
+
+        Raises
+        ------
+        RuleError
+            When only the start is left (``error.contest.nothing_to_undo``).
+        """
+        self._admit("undo")
+        refusal = self._undo_refusal()
+        if refusal is not None:
+            raise refusal
+        last = self._events[-1]["cmd"]
+        cut = next(i for i, e in enumerate(self._events) if e["cmd"] == last)
+        removed = self._events[cut:]
+        del self._events[cut:]
+        self._cmd = self._events[-1]["cmd"]
+        self._rebuild()
+        return removed
