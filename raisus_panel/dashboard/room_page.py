@@ -9,8 +9,8 @@ import param
 
 from raisus_panel.i18n import LANGUAGES
 from raisus_panel.room import RoomSession
-from raisus_panel.ui import (ActionCheckPanel, CharacterSheet, ContestTable, ContestView, LiveOdds, RoundLog,
-                             ScoreChart, SessionActions)
+from raisus_panel.ui import (ActionCheckPanel, Actions, CharacterSheet, ContestTable, ContestView, LiveOdds, RoundLog,
+                             ScoreChart)
 from raisus_panel.ui._base import HTML, ComponentBase, esc, style
 
 _NEW = "__new__"
@@ -19,7 +19,7 @@ _NEW = "__new__"
 class RoomPage(ComponentBase):
     """One person's page of a shared room: the table, the characters, action checks and the log.
 
-    Every component acts through the session's :class:`~raisus_panel.ui.SessionActions`, so the room
+    Every component acts through the session's :class:`~raisus_panel.ui.Actions`, so the room
     checks the role on every command; buttons a role may not use are disabled, never trusted. The
     page shows who is connected and follows the room live: a change in any session shows here without
     a reload. When the browser tab closes, every watcher the page put on the shared room is removed.
@@ -37,7 +37,7 @@ class RoomPage(ComponentBase):
         The browser session's id, used for presence (who is connected).""")
 
     def __init__(self, session: RoomSession, **params):
-        params.setdefault("actions", SessionActions(session))
+        params.setdefault("actions", Actions(session))
         super().__init__(session=session, **params)
 
     # -- layout -----------------------------------------------------------------------------------

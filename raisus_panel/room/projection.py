@@ -55,6 +55,11 @@ class RoomState:
             self._contest = None
         self.round_open = round_open_after(event, self.round_open)
 
+    def adopt_contest(self, contest: Contest) -> None:
+        """Make ``contest`` -- an object that has applied all its events -- the current contest."""
+        self._contest, self._pending = contest, None
+        self.round_open = False
+
     def close_contest(self, summary: dict) -> None:
         """Archive the current contest (its effects on the characters stay)."""
         _ = self.contest  # its events must have reached the characters before it goes

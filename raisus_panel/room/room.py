@@ -40,8 +40,10 @@ ROOM_FORMAT = "raisus_panel/room"
 ROOM_FORMAT_VERSION = 1
 
 _COMMAND_ID = re.compile(r"[\x21-\x7e]{1,128}")
-#: Commands that ``undo`` never takes back: they are not moves of the game.
+#: Events that ``undo`` never takes back: they are not moves of the game.
 _NOT_UNDONE = {"room_created", "player_joined"}
+#: Commands that ``undo`` never takes back: bringing a notebook's objects to its table is no move either.
+_NOT_UNDONE_COMMANDS = {"adopt"}
 
 Subscriber = Callable[[list[dict]], None]
 
@@ -335,11 +337,11 @@ class Room(param.Parameterized):
             self._commit(events)
             written.extend(events)
 
-        contest.event_sink = sink
+        outer, contest.event_sink = contest.event_sink, sink
         try:
             getattr(contest, method)(*pos, **kw)
         finally:
-            contest.event_sink = None
+            contest.event_sink = outer  # an adopted contest keeps the sink of its direct commands
         for event in written:
             apply_event(self._state, event, live=True)
         self._log(written)
@@ -350,7 +352,7 @@ class Room(param.Parameterized):
         """The events of the last command that undo would take back; RuleError if there is none."""
         alive = effective(self._events)
         for i in range(len(alive) - 1, -1, -1):
-            if alive[i]["type"] not in _NOT_UNDONE:
+            if alive[i]["type"] not in _NOT_UNDONE and alive[i]["command"] not in _NOT_UNDONE_COMMANDS:
                 cmd = alive[i]["cmd_id"]
                 return [e for e in alive if e["cmd_id"] == cmd]
         raise RuleError("Nothing to undo.", key="error.room.nothing_to_undo")

@@ -7,12 +7,14 @@ never needs to know whether the room is a notebook's :class:`LocalRoom` or a sha
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Callable
 
-from raisus_panel.rules import RuleError
+from raisus_panel.rules import Character, CharacterTeam, Contest, RuleError
 from raisus_panel.rules.dice import DiceSource
 
 from .events import visible_to
+from .projection import apply_event, contest_summary
 from .roles import Actor, Role
 from .room import Room, create_in_store
 from .sqlite_store import SQLiteStore
@@ -121,6 +123,10 @@ class LocalRoom(Room):
     In memory by default; with ``path`` the room lives in that SQLite file and is reopened from it
     next time (the file's first room). Its :attr:`session` acts as the GM.
 
+    Characters and contests built in plain Python join the room with :meth:`adopt`, and stay the
+    objects the room plays: a click on a component, ``room.act("roll_round")`` or a direct
+    ``contest.roll_round()`` all go into the room's log, and every view follows.
+
     Parameters
     ----------
     title
@@ -128,7 +134,19 @@ class LocalRoom(Room):
     path
         An SQLite file to keep the room in; None keeps it in memory.
     dice
-        The dice source (seeded or scripted dice make a notebook repeatable).
+        The dice source for contests started in the room and action checks (seeded or scripted
+        dice make a notebook repeatable). An adopted contest keeps its own dice.
+
+    Examples
+    --------
+    >>> from raisus_panel.rules import Character, Contest, ScriptedDice
+    >>> viking, pirate = Character("Viking", {"Viking": 4}), Character("Pirate", {"Pirate": 3})
+    >>> game = Contest("Brawl", viking, pirate, dice=ScriptedDice([[6, 5, 1, 1], [4, 4, 4]]))
+    >>> table = LocalRoom("Tavern")
+    >>> table.adopt(game)
+    >>> _ = table.act("roll_round")
+    >>> game.round, pirate.cliche("Pirate").current
+    (1, 2)
     """
 
     def __init__(self, title: str = "Risus", *, path: str | os.PathLike | None = None,
@@ -143,3 +161,115 @@ class LocalRoom(Room):
     def act(self, command: str, /, command_id: str | None = None, **args) -> list[dict]:
         """Run ``command`` as the GM (same as ``self.session.act``)."""
         return self.session.act(command, command_id=command_id, **args)
+
+    # ------------------------------------------------------------------------------ adopt --
+    def adopt(self, *objects: Character | CharacterTeam | Contest) -> None:
+        """Bring characters, grunt mobs, teams' members or a contest built in Python to this table.
+
+        The room keeps *these* objects: after adopting, the room's characters and contest are the
+        very objects the notebook holds, so they show every command given through the room (a
+        click, ``act``) -- and a command given on an adopted contest directly (``game.roll_round()``)
+        is written to the room's log like any other. Adopting what is already here does nothing.
+
+        A contest is adopted with everything played so far: its characters join as they were when
+        it started, then its events follow, so reloading the room replays it exactly. A contest
+        still running replaces none: end or close the room's current contest first.
+
+        Raises
+        ------
+        RuleError
+            Something that is not a character, team or contest; another object with the uid of one
+            at this table; a second running contest.
+        """
+        for obj in objects:
+            with self._lock:
+                if isinstance(obj, Contest):
+                    self._adopt_contest(obj)
+                elif isinstance(obj, (Character, CharacterTeam)):
+                    members = obj.members if isinstance(obj, CharacterTeam) else [obj]
+                    for char in members:
+                        self._adopt_character(char)
+                else:
+                    raise RuleError(f"A table adopts characters, grunt mobs, teams and contests, not {obj!r}.",
+                                    key="error.room.adopt_what", what=repr(obj))
+        self._publish()
+
+    def _record(self, payloads: list[dict], command: str) -> list[dict]:
+        """Write ``payloads`` as the GM's command ``command``: stamped, durable, in the log."""
+        events = self._stamp_all(payloads, self.session.actor, command, uuid.uuid4().hex)
+        self._commit(events)
+        self._log(events)
+        self._remember(events[0]["cmd_id"], self.session.actor, events)
+        return events
+
+    def _same_object(self, char: Character) -> bool:
+        """Whether ``char`` is at the table already (True) or new (False); RuleError for an impostor."""
+        here = self._state.characters.get(char.uid)
+        if here is None:
+            return False
+        if here is not char:
+            raise RuleError(f"Another character with the id of {char.name} is at this table already.",
+                            key="error.room.adopt_uid_taken", name=char.name)
+        return True
+
+    def _adopt_character(self, char: Character) -> None:
+        if self._same_object(char):
+            return
+        events = self._record([{"type": "character_created", "character": char.to_dict()}], "adopt")
+        self._state.characters[char.uid] = char
+        self._notify(events)
+
+    def _adopt_contest(self, contest: Contest) -> None:
+        current = self._state.contest
+        if current is contest:
+            return
+        if contest.event_sink is not None:
+            raise RuleError(f"{contest.name} is already another table's contest: play it there.",
+                            key="error.room.adopt_elsewhere", name=contest.name)
+        if current is not None and current.status == "active":
+            raise RuleError("A contest is running at this table: end it (end_contest) before adopting another.",
+                            key="error.room.contest_running")
+        start = contest.events[0]
+        chars = {c.uid: c for c in contest.characters()}
+        payloads = []
+        if current is not None:
+            payloads.append({"type": "contest_closed", "contest": current.uid, "summary": contest_summary(current)})
+        # the characters as they were when the contest started, so that a replay of the log (create,
+        # then the contest's events) reaches the state these objects are in now
+        for data in start["characters"]:
+            verb = "character_updated" if self._same_object(chars[data["uid"]]) else "character_created"
+            payloads.append({"type": verb, "character": data})
+        payloads += [{"type": "contest", "contest": contest.uid, "event": e} for e in contest.events]
+        events = self._record(payloads, "adopt")
+        if current is not None:
+            self._state.close_contest(events[0]["summary"])
+        self._state.characters.update(chars)
+        self._state.adopt_contest(contest)
+        contest.event_sink = self._direct_sink(contest)
+        self._notify(events)
+
+    def _direct_sink(self, contest: Contest):
+        """The event sink of an adopted contest: its direct commands go into the room's log too.
+
+        The room sets its own sink while it runs a command on the contest, so this one sees only
+        the commands given on the contest object itself.
+        """
+        def sink(contest_events: list[dict]) -> None:
+            if self._state.contest is not contest:
+                raise RuleError(f"{contest.name} is no longer this table's contest: play the table's own.",
+                                key="error.room.not_the_contest", name=contest.name)
+            with self._lock:
+                payloads = [{"type": "contest", "contest": contest.uid, "event": e} for e in contest_events]
+                events = self._record(payloads, "contest")
+                for event in events:
+                    apply_event(self._state, event, live=True)
+            # This runs inside the contest's command, before the contest shows its new state: the
+            # room shows its own (and tells its subscribers) right after the contest has.
+            watcher = None
+
+            def after(*_):
+                contest.param.unwatch(watcher)
+                self._publish()
+                self._notify(events)
+            watcher = contest.param.watch(after, "events")
+        return sink

@@ -1,9 +1,9 @@
 """Panel components for Risus: one ``pn.viewable.Viewer`` per module, the same in JupyterLab and served.
 
 Components show the state of the rules models and turn clicks into commands through an
-:class:`~raisus_panel.ui.actions.Actions` adapter -- :class:`ContestActions` on local models in a
-notebook, :class:`SessionActions` on a shared room when served. They never change game state
-themselves.
+:class:`~raisus_panel.ui.actions.Actions` adapter on a room session: a notebook's
+:class:`~raisus_panel.room.LocalRoom` (``Actions.local(...)``) or a person's session of a shared, served
+room -- the same path either way. They never change game state themselves.
 
 For charts of your own (a notebook's plot of odds or scores), :func:`apply_fonts` draws every text of
 a Bokeh figure in :data:`CJK_FONT`, a font stack that can show Korean, as the components' charts do.
@@ -11,9 +11,9 @@ a Bokeh figure in :data:`CJK_FONT`, a font stack that can show Korean, as the co
 Examples
 --------
 >>> from raisus_panel.rules import Character, Contest
->>> from raisus_panel.ui import ContestActions, ContestTable, ScoreChart
+>>> from raisus_panel.ui import Actions, ContestTable, ScoreChart
 >>> contest = Contest("Brawl", Character("Viking", {"Viking": 4}), Character("Pirate", {"Pirate": 3}))
->>> actions = ContestActions(contest)
+>>> actions = Actions.local(contest)
 >>> table, chart = ContestTable(actions=actions), ScoreChart(actions=actions)
 
 >>> from bokeh.plotting import figure
@@ -23,7 +23,7 @@ Examples
 
 from .action_check import ActionCheckPanel
 from ._charts import CJK_FONT, apply_fonts
-from .actions import Actions, ContestActions, NotAllowed, SessionActions
+from .actions import Actions
 from .character_sheet import CharacterSheet
 from .contest_table import ContestTable
 from .contest_view import ContestView
@@ -33,7 +33,7 @@ from .score_chart import ScoreChart
 from .team_builder import TeamBuilder
 
 __all__ = [
-    "ActionCheckPanel", "Actions", "CJK_FONT", "Chances", "CharacterSheet", "ContestActions", "ContestTable",
-    "ContestView", "LiveOdds", "NotAllowed", "RoundLog", "ScoreChart", "SessionActions", "TeamBuilder",
+    "ActionCheckPanel", "Actions", "CJK_FONT", "Chances", "CharacterSheet", "ContestTable",
+    "ContestView", "LiveOdds", "RoundLog", "ScoreChart", "TeamBuilder",
     "apply_fonts", "contest_chances",
 ]

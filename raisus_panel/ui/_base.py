@@ -20,8 +20,10 @@ from bokeh.models import Tooltip
 from raisus_panel import i18n
 from raisus_panel.i18n import LANGUAGES
 
+from raisus_panel.rules import RuleError
+
 from . import _batch
-from .actions import Actions, ContestActions, refusals
+from .actions import Actions
 
 #: ASCII punctuation, which Markdown lets a backslash escape, except the ``&`` and ``;`` of the entities
 #: that html.escape makes (``&amp;``, ``&lt;``, ``&gt;``).
@@ -181,8 +183,8 @@ class ComponentBase(pn.viewable.Viewer):
     """Base of the raisus_panel components (see the module docstring)."""
 
     actions = param.ClassSelector(class_=Actions, default=None, allow_None=True, doc="""
-        The adapter commands go through and state is read from: a ContestActions on local models
-        or a SessionActions on a shared room. A ContestActions with no contest is made when omitted.""")
+        The adapter commands go through and state is read from, on a room session (a notebook's
+        local room or a served page's session). A new local room's when omitted.""")
 
     lang = param.Selector(default=None, objects=[None, *LANGUAGES], allow_None=True, doc="""
         The language of this component: "ko" or "en". None follows raisus_panel.i18n.settings.lang.""")
@@ -192,7 +194,7 @@ class ComponentBase(pn.viewable.Viewer):
 
     def __init__(self, **params):
         if params.get("actions") is None:
-            params["actions"] = ContestActions()
+            params["actions"] = Actions()
         super().__init__(**params)
         self._watchers: list[tuple[param.Parameterized, object]] = []
         self._contest_watchers: list[tuple[param.Parameterized, object]] = []
@@ -436,7 +438,7 @@ class ComponentBase(pn.viewable.Viewer):
         """Give a command; show a refusal in place (nothing changed) and return None, else the result."""
         try:
             result = self.actions.act(command, **args)
-        except refusals() as exc:
+        except RuleError as exc:  # the room's PermissionDenied is one
             self._show_error(exc)
             return None
         self._clear_error()

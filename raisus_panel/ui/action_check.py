@@ -75,8 +75,7 @@ class ActionCheckPanel(ComponentBase):
 
     def _profile(self) -> RulesProfile:
         contest = self.contest
-        return contest.profile if contest is not None else (getattr(self.actions, "profile", None)
-                                                             or RulesProfile())
+        return contest.profile if contest is not None else RulesProfile()
 
     def _relabel(self) -> None:
         t = self._t
@@ -108,8 +107,8 @@ class ActionCheckPanel(ComponentBase):
 
     @property
     def secret_offered(self) -> bool:
-        """Whether the GM's "secret" toggle is offered: the GM, on an adapter that takes ``private``."""
-        return self.actions.role == "gm" and self.actions.supports("action_check", "private")
+        """Whether the GM's "secret" toggle is offered: to the GM only."""
+        return self.actions.role == "gm"
 
     def _fill_cliches(self) -> None:
         char = self.actions.character(self._character.value) if self._character.value else None

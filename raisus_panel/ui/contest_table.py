@@ -362,9 +362,8 @@ class ContestTable(ComponentBase):
         exchanges = active and contest.needs_exchanges and not contest.single_roll
         self._exchange_box.visible = exchanges or (active and contest.exchanges_this_round > 0)
         self._roll.visible = active and not exchanges
-        self._open_round.visible = active and self.actions.supports("open_round") and \
-            self._can("open_round", open=True)
-        self._close.visible = contest.status == "ended" and self.actions.supports("close_contest")
+        self._open_round.visible = active and self._can("open_round", open=True)
+        self._close.visible = contest.status == "ended"
         self._ticket_box.visible = self._can("give_tickets")
         self._sync_exchange_pickers(contest)
         self._last_roll.object = text.last_roll_html(contest, t)
@@ -392,10 +391,7 @@ class ContestTable(ComponentBase):
         self._offer(self._end_round, "end_round")
         self._offer(self._tickets, "give_tickets")
         self._offer(self._end, "end", outcome=_TEXT_LATER)
-        if self.actions.supports("close_contest"):
-            self._offer(self._close, "close_contest")
-        else:
-            self._close.disabled = True  # a room without it: the button stays hidden
+        self._offer(self._close, "close_contest")
         if self._recover_char.value:
             self._offer(self._recover, "recover", character=self._recover_char.value,
                         cliche=self._recover_cliche.value or None)

@@ -1,7 +1,7 @@
 """Issue 3: a whole team contest played by clicking the served components.
 
 The app (``tests/browser/apps/contest_app.py``) puts a ContestTable, a ScoreChart, LiveOdds and a
-RoundLog on one ContestActions with seeded dice: Knight(4), Viking(2), Squire(1) against an Ogre(8).
+RoundLog on one local room with seeded dice: Knight(4), Viking(2), Squire(1) against an Ogre(8).
 The test forms the team in the team builder, rolls every round, volunteers after the first lost
 round, writes a fate and recovers -- all by clicking. After every step the browser's chart data (the
 Bokeh ColumnDataSource, read in the page) and the round log are compared with an *oracle*: the same
@@ -16,7 +16,7 @@ import re
 import pytest
 
 from raisus_panel.rules import Character, Contest, SeededDice
-from raisus_panel.ui import ContestActions, RoundLog, contest_chances
+from raisus_panel.ui import Actions, RoundLog, contest_chances
 from raisus_panel.ui._base import percent
 
 from .conftest import Server, shot
@@ -45,7 +45,7 @@ class Oracle:
         self.ogre = Character("Ogre", {"Ogre": 8})
         self.members = (self.knight, self.viking, self.squire)
         self.contest = Contest("Ogre fight", list(self.members), self.ogre, dice=SeededDice(seed))
-        self.log = RoundLog(actions=ContestActions(self.contest), lang="en")
+        self.log = RoundLog(actions=Actions.local(self.contest), lang="en")
 
     def chart(self) -> list[list[float]]:
         keys = list(self.contest.series)

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from raisus_panel.room import Room, RoomRegistry, SQLiteStore
-from raisus_panel.ui import ContestActions, RoundLog
+from raisus_panel.room import Actor, Room, RoomRegistry, RoomSession, SQLiteStore
+from raisus_panel.ui import Actions, RoundLog
 
 from .conftest import Server, shot
 from .helpers import (Guard, button, commit, expect, force_click, no_img_created, row_of, shot_of, t,
@@ -102,7 +102,8 @@ def roster_of(room: Room) -> list[list[str]]:
 
 
 def log_size(room: Room) -> int:
-    return len(RoundLog(actions=ContestActions(room.contest), lang="en").entries()) if room.contest else 0
+    watcher = Actions(RoomSession(room, Actor.spectator()))
+    return len(RoundLog(actions=watcher, lang="en").entries()) if room.contest else 0
 
 
 # -- pages ------------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from bokeh.document import Document
 from raisus_panel import i18n
 from raisus_panel.dashboard import RoomPage
 from raisus_panel.room import Actor
-from raisus_panel.ui import SessionActions
+from raisus_panel.ui import Actions
 from raisus_panel.ui._base import ComponentBase
 
 from ..siege import start_siege
@@ -65,10 +65,10 @@ def views_of(room) -> list:
     gc.collect()
     out = []
     for obj in gc.get_objects():
-        if isinstance(obj, (RoomPage, SessionActions)):
+        if isinstance(obj, (RoomPage, Actions)):
             if obj.session.room is room:
                 out.append(obj)
-        elif isinstance(obj, ComponentBase) and isinstance(getattr(obj, "actions", None), SessionActions):
+        elif isinstance(obj, ComponentBase) and isinstance(getattr(obj, "actions", None), Actions):
             if obj.actions.session.room is room:
                 out.append(obj)
     return out

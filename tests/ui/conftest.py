@@ -8,7 +8,7 @@ import pytest
 
 from raisus_panel import i18n
 from raisus_panel.rules import Character, CharacterTeam, Contest, GruntMob, ScriptedDice
-from raisus_panel.ui import ContestActions
+from raisus_panel.ui import Actions
 
 from ..rules.keyed_errors import english_catalog_agrees  # noqa: F401 - autouse: refusals read the same in en.json
 
@@ -45,7 +45,7 @@ def duel(a=("Viking", 4), b=("Pirate", 3), rolls=(), **kwargs):
     ca = Character(a[0], {a[0]: a[1]})
     cb = Character(b[0], {b[0]: b[1]})
     contest = Contest(kwargs.pop("name", "Brawl"), ca, cb, dice=ScriptedDice(rolls), **kwargs)
-    return contest, ContestActions(contest), ca, cb
+    return contest, Actions.local(contest), ca, cb
 
 
 def team_vs_ogre(rolls=(), ogre=8, **kwargs):
@@ -56,7 +56,7 @@ def team_vs_ogre(rolls=(), ogre=8, **kwargs):
     ogre_char = Character("Ogre", {"Ogre": ogre})
     team = CharacterTeam([knight, viking, squire])
     contest = Contest("Fight", team, ogre_char, dice=ScriptedDice(rolls), **kwargs)
-    return contest, ContestActions(contest), team, (knight, viking, squire, ogre_char)
+    return contest, Actions.local(contest), team, (knight, viking, squire, ogre_char)
 
 
 def free_trio_vs_ogre(rolls=()):
@@ -66,7 +66,7 @@ def free_trio_vs_ogre(rolls=()):
     squire = Character("Squire", {"Squire": 1})
     ogre = Character("Ogre", {"Ogre": 8})
     contest = Contest("Fight", [knight, viking, squire], ogre, dice=ScriptedDice(rolls))
-    return contest, ContestActions(contest), (knight, viking, squire, ogre)
+    return contest, Actions.local(contest), (knight, viking, squire, ogre)
 
 
 def room_for_two(rolls=()):

@@ -5,14 +5,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 from raisus_panel.rules import Character, ScriptedDice, odds
-from raisus_panel.ui import ActionCheckPanel, ContestActions, SessionActions
+from raisus_panel.ui import ActionCheckPanel, Actions
 from raisus_panel.ui._base import hint
 
 from .conftest import click, room_for_two
 
 
 def panel_for(*chars, rolls=()):
-    actions = ContestActions(characters=list(chars), dice=ScriptedDice(rolls))
+    actions = Actions.local(*chars, dice=ScriptedDice(rolls))
     return ActionCheckPanel(actions=actions, lang="en"), actions
 
 
@@ -79,19 +79,19 @@ def test_exactness():
     assert isinstance(panel.chance(), Fraction)
 
 
-def test_the_secret_toggle_is_for_the_gm_of_a_room_only():
-    local, _ = panel_for(Character("Viking", {"Viking": 4}))
-    assert local.actions.role == "gm" and not local._secret.visible  # no one to keep a secret from
-    assert "private" not in local.check_args()
+def test_the_secret_toggle_is_for_the_gm_only():
+    local, _ = panel_for(Character("Viking", {"Viking": 4}))  # a notebook's table: one path, same toggle
+    assert local.actions.role == "gm" and local._secret.visible
+    assert local.check_args()["private"] is False
     gm, ann, olaf, spy = room_for_two()
-    assert ActionCheckPanel(actions=SessionActions(gm))._secret.visible
-    assert not ActionCheckPanel(actions=SessionActions(ann))._secret.visible
+    assert ActionCheckPanel(actions=Actions(gm))._secret.visible
+    assert not ActionCheckPanel(actions=Actions(ann))._secret.visible
 
 
 def test_a_gm_secret_check_is_in_the_gms_log_and_not_the_players():
     gm, ann, olaf, spy = room_for_two([[6, 6, 5], [1, 2, 3, 4]])
-    gm_panel = ActionCheckPanel(actions=SessionActions(gm), lang="en")
-    ann_panel = ActionCheckPanel(actions=SessionActions(ann), lang="en")
+    gm_panel = ActionCheckPanel(actions=Actions(gm), lang="en")
+    ann_panel = ActionCheckPanel(actions=Actions(ann), lang="en")
     assert "No checks" in ann_panel._log.object
     gm_panel._character.value = spy.uid
     gm_panel._secret.value = True
@@ -115,8 +115,8 @@ def test_a_gm_secret_check_is_in_the_gms_log_and_not_the_players():
 
 def test_the_roll_button_says_why_a_room_refuses():
     gm, ann, olaf, spy = room_for_two()
-    panel = ActionCheckPanel(actions=SessionActions(ann), lang="en")
+    panel = ActionCheckPanel(actions=Actions(ann), lang="en")
     panel._character.value = spy.uid
     assert panel._roll.disabled and hint(panel._roll)  # not Ann's character: the room's reason
-    gm_panel = ActionCheckPanel(actions=SessionActions(gm), lang="en")
+    gm_panel = ActionCheckPanel(actions=Actions(gm), lang="en")
     assert not gm_panel._roll.disabled and hint(gm_panel._roll) == "Roll this cliché against the target number."

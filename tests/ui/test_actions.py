@@ -1,12 +1,12 @@
-"""The Actions adapters: commands reach the models; refusals change nothing; `can` matches the rules."""
+"""The Actions adapter: commands reach the models; refusals change nothing; `can` matches the rules."""
 
 from __future__ import annotations
 
-import param
 import pytest
 
 from raisus_panel.rules import Character, RuleError, ScriptedDice
-from raisus_panel.ui import ContestActions, NotAllowed, SessionActions
+from raisus_panel.room import Actor, PermissionDenied, RoomSession
+from raisus_panel.ui import Actions
 
 from .conftest import duel, free_trio_vs_ogre, team_vs_ogre
 
@@ -15,7 +15,7 @@ def test_commands_reach_the_contest():
     contest, actions, viking, pirate = duel(rolls=[[6, 5, 1, 1], [4, 4, 4]])
     assert actions.can("roll_round")
     events = actions.act("roll_round")
-    assert events[-1]["type"] == "round_decided"
+    assert events[-1]["event"]["type"] == "round_decided"
     assert pirate.cliche("Pirate").current == 2 and contest.round == 1
     actions.act("undo")
     assert pirate.cliche("Pirate").current == 3 and contest.round == 0
@@ -50,12 +50,12 @@ def test_characters_and_the_table():
 
 def test_start_contest_and_action_check():
     a, b = Character("Gunslinger", {"Gunslinger": 3}), Character("Outlaw", {"Outlaw": 3})
-    actions = ContestActions(characters=[a, b], dice=ScriptedDice([[1, 2, 3, 4], [5, 4, 2], [6, 3, 1]]))
+    actions = Actions.local(a, b, dice=ScriptedDice([[1, 2, 3, 4], [5, 4, 2], [6, 3, 1]]))
     assert actions.contest is None and not actions.can("roll_round")
     with pytest.raises(RuleError):
         actions.act("roll_round")
     viking = Character("Viking", {"Viking": 4})
-    actions.characters = [*actions.characters, viking]
+    actions.room.adopt(viking)
     check = actions.act("action_check", character=viking.uid, cliche="Viking", tn=10)
     assert check["success"] and check["faces"] == [1, 2, 3, 4] and actions.checks == [check]
     actions.act("start_contest", name="Showdown", side_a=[a.uid], side_b=[b.uid], single_roll=True)
@@ -66,18 +66,20 @@ def test_start_contest_and_action_check():
         actions.act("start_contest", name="x", side_a=["nobody"], side_b=[b.uid])
 
 
-def test_roles_are_hints_and_refusals():
-    contest, actions, viking, pirate = duel(rolls=[[6, 5, 1, 1], [4, 4, 4]])
-    actions.role = "player"
-    assert actions.can("roll_round") and not actions.can("undo")
-    with pytest.raises(NotAllowed):
-        actions.act("end", outcome="The GM is busy")
-    actions.role = "spectator"
-    assert not actions.can("roll_round")
-    with pytest.raises(NotAllowed):
-        actions.act("roll_round")
-    with pytest.raises(ValueError):
-        actions.act("no_such_command")
+def test_roles_are_the_rooms():
+    contest, gm, viking, pirate = duel(rolls=[[6, 5, 1, 1], [4, 4, 4]])
+    player = Actions(RoomSession(gm.room, Actor.player("p1", "Ann")))
+    assert player.role == "player" and not player.can("undo")
+    assert "Only the GM" in player.why_not("end", outcome="The GM is busy")
+    with pytest.raises(PermissionDenied):
+        player.act("end", outcome="The GM is busy")
+    spectator = Actions(RoomSession(gm.room, Actor.spectator()))
+    assert not spectator.can("roll_round")
+    with pytest.raises(PermissionDenied):
+        spectator.act("roll_round")
+    with pytest.raises(RuleError):
+        gm.act("no_such_command")
+    assert contest.round == 0 and gm.can("roll_round")
 
 
 def member(char, appropriate=True):
@@ -128,62 +130,34 @@ def test_asking_changes_nothing_and_uses_no_dice():
 
 
 def test_why_not_gives_the_role_and_the_missing_contest():
-    contest, actions, viking, pirate = duel()
-    actions.role = "player"
+    contest, gm, viking, pirate = duel()
+    ann = RoomSession(gm.room, Actor.player("p1", "Ann"))
+    ann.act("join", name="Ann")
+    actions = Actions(ann)
     assert actions.why_not("undo") and not actions.can("undo")
-    assert actions.can("choose", unit=viking.uid, cliche="Viking")
+    assert "Viking" in actions.why_not("choose", unit=viking.uid, cliche="Viking")  # not Ann's
     assert not actions.can("no_such_command")
-    empty = ContestActions()
-    assert empty.why_not("roll_round") and empty.why_not("start_contest") is None
+    empty = Actions()
+    assert "no contest" in empty.why_not("roll_round")
+    assert "at least one" in empty.why_not("start_contest")  # the room's own dry run: no sides
 
 
-class FakeRoom(param.Parameterized):
-    contest = param.Parameter(default=None, doc="The contest.")
-    characters = param.List(default=[], doc="The characters.")
-    checks = param.List(default=[], doc="The checks.")
-
-
-class FakeSession:
-    """What SessionActions needs from a RoomSession: act, why_not, room, actor."""
-
-    def __init__(self, room, role="player"):
-        self.room = room
-        self.actor = type("Actor", (), {"role": role})()
-        self.calls = []
-
-    def act(self, name, **args):
-        self.calls.append((name, args))
-        if name == "roll_round":
-            return self.room.contest.roll_round()
-        raise PermissionError("not yours")
-
-    def why_not(self, name, **args):
-        return None if name == "roll_round" else "not yours"
-
-
-def test_session_actions_mirror_the_room_and_send_commands():
-    contest, _, viking, pirate = duel(rolls=[[6, 5, 1, 1], [4, 4, 4]])
-    room = FakeRoom(characters=[viking, pirate])
-    session = FakeSession(room)
-    actions = SessionActions(session)
-    assert actions.role == "player" and actions.contest is None
-    room.contest = contest
-    assert actions.contest is contest
-    assert actions.can("roll_round") and not actions.can("undo")
-    actions.act("roll_round")
-    assert session.calls == [("roll_round", {})] and contest.round == 1
-    with pytest.raises(PermissionError):
-        actions.act("undo")
-    actions.dispose()
-    room.contest = None
-    assert actions.contest is contest  # no longer mirrored
+def test_actions_mirror_the_room_until_disposed():
+    contest, gm, viking, pirate = duel(rolls=[[6, 5, 1, 1], [4, 4, 4]])
+    watcher = Actions(RoomSession(gm.room, Actor.spectator()))
+    assert watcher.role == "spectator" and watcher.contest is contest
+    gm.act("roll_round")
+    assert watcher.seq == gm.room.seq and watcher.contest.round == 1
+    watcher.dispose()
+    gm.act("undo")
+    assert watcher.seq == gm.room.seq - 1  # no longer mirrored
 
 
 def test_session_actions_on_a_real_local_room():
     from raisus_panel.room import Room
 
     gm = Room.local("Tavern", dice=ScriptedDice([[1, 2, 3, 4], [6, 5, 1, 1], [4, 4, 4]]))
-    actions = SessionActions(gm)
+    actions = Actions(gm)
     assert actions.role == "gm" and actions.contest is None
     olaf = actions.act("save_character", data={"name": "Olaf", "cliches": [{"name": "Viking", "rating": 4}]})
     assert olaf is gm.room.characters[0] and actions.characters == [olaf]

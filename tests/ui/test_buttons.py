@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import panel as pn
 
-from raisus_panel.ui import ActionCheckPanel, CharacterSheet, ContestActions, ContestTable, TeamBuilder
+from raisus_panel.ui import ActionCheckPanel, CharacterSheet, Actions, ContestTable, TeamBuilder
 
 from .conftest import click, free_trio_vs_ogre, team_vs_ogre
 from .test_components import walk
@@ -37,7 +37,7 @@ def every_kind_of_button():
     contest, actions, team, (knight, viking, squire, ogre) = team_vs_ogre([[1] * 6, [2] * 8])
     actions.characters = [knight, viking, squire, ogre]
     components = [ContestTable(actions=actions), ContestTable(actions=trio),
-                  ContestTable(actions=ContestActions(characters=list(chars))), TeamBuilder(actions=trio),
+                  ContestTable(actions=Actions.local(*chars)), TeamBuilder(actions=trio),
                   CharacterSheet(), ActionCheckPanel(actions=actions)]
     click(components[0]._roll)
     actions.act("end", outcome="끝", winner=1)  # fates and recovery

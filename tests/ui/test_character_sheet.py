@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 
 from raisus_panel.rules import Character, GruntMob
-from raisus_panel.ui import CharacterSheet, ContestActions, SessionActions
+from raisus_panel.ui import CharacterSheet, Actions
 from raisus_panel.ui._base import hint
 
 from .conftest import click, duel, room_for_two
 
 
 def test_new_character_is_validated_and_saved():
-    actions = ContestActions()
+    actions = Actions()
     sheet = CharacterSheet(actions=actions, lang="en")
     assert not sheet._error.visible  # an empty form is not an error yet
     sheet._name.value = "Olaf"
@@ -48,7 +48,7 @@ def test_bad_values_show_the_rule_error_not_a_traceback():
 
 def test_editing_updates_the_same_character():
     olaf = Character("Olaf", {"Viking": 4})
-    actions = ContestActions(characters=[olaf])
+    actions = Actions.local(olaf)
     sheet = CharacterSheet(character=olaf, actions=actions)
     assert sheet._name.value == "Olaf" and sheet._rows[0]["rating"].value == 4
     sheet._description.value = "Never ready"
@@ -73,7 +73,7 @@ def test_scores_follow_the_contest_while_not_editing():
 
 
 def test_grunt_mob():
-    actions = ContestActions()
+    actions = Actions()
     sheet = CharacterSheet(actions=actions)
     sheet._kind.value = "grunt_mob"
     assert sheet._mob_box.visible and len(sheet._rows) == 1 and sheet._add.disabled
@@ -112,13 +112,13 @@ def test_new_empties_the_form():
 
 def test_in_a_room_the_save_button_says_whose_character_it_is():
     gm, ann, olaf, spy = room_for_two()
-    mine = CharacterSheet(actions=SessionActions(ann), character=olaf, lang="en")
+    mine = CharacterSheet(actions=Actions(ann), character=olaf, lang="en")
     assert mine._save.disabled and "Nothing to change" in hint(mine._save)
     mine._name.value = "Olaf the Bold"
     assert not mine._save.disabled and hint(mine._save) == "Save this character for everyone at the table."
-    theirs = CharacterSheet(actions=SessionActions(ann), character=spy, lang="en")
+    theirs = CharacterSheet(actions=Actions(ann), character=spy, lang="en")
     theirs._name.value = "Spymaster"
     assert theirs._save.disabled and "GM" in hint(theirs._save)  # the room's reason, on hover
-    gms = CharacterSheet(actions=SessionActions(gm), character=spy)
+    gms = CharacterSheet(actions=Actions(gm), character=spy)
     gms._name.value = "Spymaster"
     assert not gms._save.disabled

@@ -10,7 +10,7 @@ import pytest
 
 from raisus_panel import i18n, ui
 from raisus_panel.rules import Character, CharacterTeam, Contest, GruntMob, ScriptedDice
-from raisus_panel.ui import (ActionCheckPanel, CharacterSheet, ContestActions, ContestTable, LiveOdds,
+from raisus_panel.ui import (ActionCheckPanel, CharacterSheet, Actions, ContestTable, LiveOdds,
                              RoundLog, ScoreChart, TeamBuilder)
 
 from .conftest import free_trio_vs_ogre, settle, watcher_count
@@ -18,7 +18,7 @@ from .conftest import free_trio_vs_ogre, settle, watcher_count
 COMPONENTS = [ActionCheckPanel, CharacterSheet, ContestTable, LiveOdds, RoundLog, ScoreChart, TeamBuilder]
 
 
-@pytest.mark.parametrize("cls", [*COMPONENTS, ui.ContestActions, ui.SessionActions])
+@pytest.mark.parametrize("cls", [*COMPONENTS, ui.Actions, ui.Actions])
 def test_every_public_parameter_has_a_doc(cls):
     for name, p in cls.param.objects("existing").items():
         if not name.startswith("_"):
@@ -86,7 +86,7 @@ def korean_table():
     mob = GruntMob("해골 쥐 700마리", rating=7)
     team = CharacterTeam([knight, viking, squire])
     contest = Contest("난투", team, mob, dice=ScriptedDice([[1] * 6, [3] * 7, [6] * 9, [1] * 7]))
-    actions = ContestActions(contest)
+    actions = Actions.local(contest)
     return actions, (knight, viking, squire, mob, team)
 
 
@@ -138,7 +138,7 @@ def test_user_text_is_escaped_everywhere():
     foe = Character("Foe", {"Foe": 1})
     team = CharacterTeam([hero, helper], leader=hero, name=EVIL)
     contest = Contest(EVIL, team, foe, dice=ScriptedDice([[6, 6, 6], [1]]))
-    actions = ContestActions(contest)
+    actions = Actions.local(contest)
     components = build_all(actions) + [CharacterSheet(actions=actions, character=hero)]
     actions.act("roll_round")
     actions.act("decide_fate", character=foe.uid, text=EVIL)
@@ -154,7 +154,7 @@ def test_user_text_is_escaped_everywhere():
 def test_refusals_are_escaped_too():
     hero = Character(EVIL, {"Cook": 3})
     contest = Contest("Bout", hero, Character("King", {"King": 4}), dice=ScriptedDice([]))
-    table = ContestTable(actions=ContestActions(contest))
+    table = ContestTable(actions=Actions.local(contest))
     table._cards[hero.uid]["inappropriate"].value = True
     table._roll.clicks += 1
     assert table._error.visible and "<img" not in table._error.object and "&lt;img" in table._error.object
@@ -181,7 +181,7 @@ UNLABELLED = (pn.widgets.CheckBoxGroup, pn.widgets.RadioBoxGroup)
 
 def test_every_list_of_checkboxes_has_a_header_above_it():
     _, trio, chars = free_trio_vs_ogre()
-    setup = build_all(ContestActions(characters=list(chars)))  # no contest: the setup form lists them all
+    setup = build_all(Actions.local(*chars))  # no contest: the setup form lists them all
     playing = build_all(trio)  # the team builders list the free Knight, Viking and Squire
     components = setup + playing
     found = []

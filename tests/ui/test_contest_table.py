@@ -6,7 +6,7 @@ import panel as pn
 
 from raisus_panel.i18n import t
 from raisus_panel.rules import Character, CharacterTeam, Contest, ScriptedDice
-from raisus_panel.ui import ContestActions, ContestTable
+from raisus_panel.ui import Actions, ContestTable
 from raisus_panel.ui._base import hint
 
 from .conftest import click, duel, free_trio_vs_ogre, rats, team_vs_ogre
@@ -43,7 +43,7 @@ def test_inappropriate_needs_approval_before_the_roll():
     cook = Character("Cook", {"Cook": 3})
     king = Character("Demon King", {"Demon King": 4})
     contest = Contest("Martial-arts bout", cook, king, dice=ScriptedDice([[6, 6, 5], [3, 3, 3, 3]]))
-    table = ContestTable(actions=ContestActions(contest))
+    table = ContestTable(actions=Actions.local(contest))
     c = card(table, cook)
     c["inappropriate"].value = True  # the player ticks "inappropriate"
     assert contest.needs_approval(cook.uid)
@@ -63,7 +63,7 @@ def test_switching_clichés_between_rounds():
     a = Character("Adventurer", {"Viking": 4, "Swashbuckler": 2})
     guard = Character("Guard", {"Guard": 5})
     contest = Contest("Fight", a, guard, dice=ScriptedDice([[1, 1, 1, 1], [2] * 5, [1, 2], [1] * 5]))
-    table = ContestTable(actions=ContestActions(contest))
+    table = ContestTable(actions=Actions.local(contest))
     c = card(table, a)
     assert c["cliche"].value == ""  # two clichés: the player must choose
     assert table._roll.disabled
@@ -107,7 +107,7 @@ def test_drop_out_and_disband_then_re_form():
     bandits = Character("Bandits", {"Bandits": 5})
     team = CharacterTeam([knight, viking, squire])
     contest = Contest("Fight", team, bandits, dice=ScriptedDice([]))
-    actions = ContestActions(contest)
+    actions = Actions.local(contest)
     table = ContestTable(actions=actions)
     click(card(table, team)["disband"])
     assert knight.cliche("Knight").current == 2 and viking.cliche("Viking").current == 1
@@ -162,7 +162,7 @@ def test_tickets_before_the_first_roll():
     astronaut = Character("Astronaut", {"Astronaut": 3})
     accountant = Character("Accountant", {"Accountant": 3})
     contest = Contest("Pie Eating", astronaut, accountant, dice=ScriptedDice([[6, 5], [1, 2]]))
-    table = ContestTable(actions=ContestActions(contest))
+    table = ContestTable(actions=Actions.local(contest))
     assert table._ticket_box.visible and not table._tickets.disabled
     click(table._tickets)
     assert astronaut.cliche("Pie Eating").current == 2
@@ -213,7 +213,7 @@ def test_end_early_and_undo():
 
 def test_setup_starts_a_contest_from_the_table():
     viking, r = Character("Viking", {"Viking": 4}), rats()
-    actions = ContestActions(characters=[viking, r], dice=ScriptedDice([[6, 6, 6, 6], [1] * 7]))
+    actions = Actions.local(viking, r, dice=ScriptedDice([[6, 6, 6, 6], [1] * 7]))
     table = ContestTable(actions=actions)
     assert table._setup_box.visible and not table._play_box.visible
     table._setup_sides[0].value = [viking.uid]
@@ -246,7 +246,7 @@ def test_a_disabled_button_says_why_on_hover():
 def test_the_approval_the_roll_waits_for_is_named():
     cook, king = Character("Cook", {"Cook": 3}), Character("Demon King", {"Demon King": 4})
     contest = Contest("Martial-arts bout", cook, king, dice=ScriptedDice([]))
-    table = ContestTable(actions=ContestActions(contest))
+    table = ContestTable(actions=Actions.local(contest))
     card(table, cook)["inappropriate"].value = True
     assert table._roll.disabled and "GM의 승인" in hint(table._roll)  # in the table's language
     assert card(table, cook)["inappropriate"].value and contest.is_inappropriate(cook)
@@ -255,7 +255,7 @@ def test_the_approval_the_roll_waits_for_is_named():
 def test_the_setup_forms_side_lists_have_headers():
     """CheckBoxGroup does not show its name: each side's list of characters has a header above it."""
     viking, r = Character("Viking", {"Viking": 4}), rats()
-    table = ContestTable(actions=ContestActions(characters=[viking, r]))
+    table = ContestTable(actions=Actions.local(viking, r))
 
     def headers():
         out = []

@@ -11,7 +11,7 @@ from raisus_panel.dashboard import RoomPage
 from raisus_panel.i18n import t
 from raisus_panel.room import Actor, RoomSession
 from raisus_panel.rules import Character, CharacterTeam, Contest, ScriptedDice
-from raisus_panel.ui import ContestActions, ContestTable, ContestView, SessionActions
+from raisus_panel.ui import ContestTable, ContestView, Actions
 from raisus_panel.ui._base import hint
 
 from .conftest import click, duel, room_for_two, team_vs_ogre
@@ -60,7 +60,7 @@ def test_a_view_shows_a_team_the_result_and_the_fates():
 def test_a_view_escapes_names_and_speaks_the_viewers_language():
     a, b = Character(XSS, {XSS: 3}), Character("Pirate", {"Pirate": 3})
     contest = Contest(XSS, a, b, dice=ScriptedDice([[6, 6, 6], [1, 1, 1]]))
-    view = ContestView(actions=ContestActions(contest))  # Korean by default
+    view = ContestView(actions=Actions.local(contest))  # Korean by default
     contest.choose(a, XSS)
     contest.choose(b, "Pirate")
     contest.roll_round()
@@ -71,7 +71,7 @@ def test_a_view_escapes_names_and_speaks_the_viewers_language():
 
 
 def test_without_a_contest_a_view_says_so():
-    view = ContestView(actions=ContestActions(), lang="en")
+    view = ContestView(actions=Actions(), lang="en")
     assert t("odds.no_contest", "en") in view._header.object and view._sides[0].object == ""
 
 
@@ -82,8 +82,8 @@ def buttons(component) -> set[str]:
 def test_each_role_gets_the_table_of_its_controls():
     gm, ann, olaf, spy = room_for_two()
     gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[spy.uid])
-    gm_table = ContestTable(actions=SessionActions(gm), lang="en")
-    ann_table = ContestTable(actions=SessionActions(ann), lang="en")
+    gm_table = ContestTable(actions=Actions(gm), lang="en")
+    ann_table = ContestTable(actions=Actions(ann), lang="en")
     gm_only = {t(k, "en") for k in ("contest.undo", "contest.give_tickets", "contest.end", "contest.recover",
                                     "contest.start", "contest.approve")}
     assert gm_only <= buttons(gm_table)
@@ -113,7 +113,7 @@ def test_tooltips_are_plain_text_even_with_html_in_a_name():
     ogre = Character("Ogre", {"Ogre": 8})
     team = CharacterTeam([knight, viking])
     contest = Contest("Fight", team, ogre, dice=ScriptedDice([[6] * 5, [1] * 8]))
-    table = ContestTable(actions=ContestActions(contest), lang="en")
+    table = ContestTable(actions=Actions.local(contest), lang="en")
     contest.choose(ogre, "Ogre")
     click(table._roll)  # the team won: volunteering is refused, naming the team
     volunteer = table._cards[team.uid]["members"][viking.uid]["volunteer"]

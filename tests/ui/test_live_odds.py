@@ -7,7 +7,7 @@ import math
 import pytest
 
 from raisus_panel.rules import Character, CharacterTeam, Contest, RulesProfile, ScriptedDice, odds
-from raisus_panel.ui import ContestActions, LiveOdds, contest_chances
+from raisus_panel.ui import Actions, LiveOdds, contest_chances
 
 from .conftest import duel, free_trio_vs_ogre, team_vs_ogre
 
@@ -44,7 +44,7 @@ def test_team_bonus_and_revenge():
 def test_inappropriate_damage():
     cook, king = Character("Cook", {"Cook": 3}), Character("Demon King", {"Demon King": 4})
     contest = Contest("Martial-arts bout", cook, king, dice=ScriptedDice([]))
-    actions = ContestActions(contest)
+    actions = Actions.local(contest)
     live = LiveOdds(actions=actions)
     actions.act("choose", unit=cook.uid, cliche="Cook", appropriate=False, approved=True)
     assert live.chances.p_win == pytest.approx(float(odds.contest_odds(3, 4, a_damage=3).p_win))
@@ -80,7 +80,7 @@ def test_unrated_cases_say_why():
     profile = RulesProfile(team_dice="member_sixes")
     knight, viking = Character("Knight", {"Knight": 3}), Character("Viking", {"Viking": 2})
     contest = Contest("Fight", CharacterTeam([knight, viking]), Character("Ogre", {"Ogre": 4}), profile=profile)
-    live = LiveOdds(actions=ContestActions(contest), lang="en")
+    live = LiveOdds(actions=Actions.local(contest), lang="en")
     assert live.chances.mode == "unavailable" and "sixes" in live._text.object
     a = Character("Adventurer", {"Viking": 4, "Cook": 2})
     choose = Contest("Fight", a, Character("Guard", {"Guard": 5}))
@@ -90,7 +90,7 @@ def test_unrated_cases_say_why():
 def test_odds_change_without_a_new_point_patch_the_last_row():
     cook, king = Character("Cook", {"Cook": 3}), Character("Demon King", {"Demon King": 4})
     contest = Contest("Bout", cook, king, dice=ScriptedDice([[6, 6, 5], [3, 3, 3, 3]]))
-    actions = ContestActions(contest)
+    actions = Actions.local(contest)
     live = LiveOdds(actions=actions)
     actions.act("choose", unit=cook.uid, cliche="Cook", appropriate=False)
     source = live.source

@@ -13,7 +13,7 @@ import pytest
 from raisus_panel import i18n
 from raisus_panel.room import Actor, Room, RoomSession
 from raisus_panel.rules import Character, Contest, ScriptedDice
-from raisus_panel.ui import ContestActions, ContestTable, SessionActions
+from raisus_panel.ui import ContestTable, Actions
 from raisus_panel.ui._base import hint, md_esc
 
 from .conftest import click
@@ -31,7 +31,7 @@ def cook_against_king(cook_name="Cook"):
 
 def test_a_refused_click_is_shown_in_korean():
     contest, cook = cook_against_king()
-    table = ContestTable(actions=ContestActions(contest), lang="ko")
+    table = ContestTable(actions=Actions.local(contest), lang="ko")
     table._cards[cook.uid]["inappropriate"].value = True  # no approval yet
     events = list(contest.events)
     click(table._roll)  # pressed anyway
@@ -45,7 +45,7 @@ def test_a_refused_click_is_shown_in_korean():
 
 def test_the_same_refusal_in_english_is_the_rules_message():
     contest, cook = cook_against_king()
-    table = ContestTable(actions=ContestActions(contest), lang="en")
+    table = ContestTable(actions=Actions.local(contest), lang="en")
     table._cards[cook.uid]["inappropriate"].value = True
     click(table._roll)
     assert md_esc(contest.why_not("roll_round")) in table._error.object
@@ -54,7 +54,7 @@ def test_the_same_refusal_in_english_is_the_rules_message():
 
 def test_a_disabled_button_says_why_in_the_tables_language_and_follows_a_switch():
     contest, cook = cook_against_king()
-    table = ContestTable(actions=ContestActions(contest))  # follows the global language: Korean
+    table = ContestTable(actions=Actions.local(contest))  # follows the global language: Korean
     table._cards[cook.uid]["inappropriate"].value = True
     korean = hint(table._roll)
     assert table._roll.disabled and "승인" in korean and not ENGLISH.search(korean)
@@ -66,18 +66,11 @@ def test_a_disabled_button_says_why_in_the_tables_language_and_follows_a_switch(
 
 def test_user_text_in_a_refusal_is_escaped():
     contest, cook = cook_against_king(cook_name="<b>*Cook*</b>")
-    table = ContestTable(actions=ContestActions(contest), lang="ko")
+    table = ContestTable(actions=Actions.local(contest), lang="ko")
     table._cards[cook.uid]["inappropriate"].value = True
     click(table._roll)
     shown = table._error.object
     assert "<b>" not in shown and "&lt;b&gt;" in shown and r"\*Cook\*" in shown
-
-
-def test_the_local_tables_role_refusal_is_korean():
-    contest, _ = cook_against_king()
-    table = ContestTable(actions=ContestActions(contest, role="player"), lang="ko")
-    assert table._undo.disabled
-    assert hint(table._undo) == "PL은(는) 이 명령(undo)을 내릴 수 없습니다."
 
 
 def test_a_rooms_refusals_are_korean_for_a_player():
@@ -88,7 +81,7 @@ def test_a_rooms_refusals_are_korean_for_a_player():
     gm.act("save_character", data={"name": "Pirate", "cliches": [{"name": "Pirate", "rating": 3}]})
     olaf, pirate = gm.room.characters
     gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[pirate.uid])
-    table = ContestTable(actions=SessionActions(ann), lang="ko")
+    table = ContestTable(actions=Actions(ann), lang="ko")
     assert hint(table._roll) == "GM이 라운드를 열 때까지 기다리세요. 그 전에는 GM만 굴릴 수 있습니다."
     assert hint(table._end) == "대결 일찍 끝내기은(는) GM만 할 수 있습니다."
     click(table._roll)  # pressed anyway: the room refuses
@@ -121,7 +114,7 @@ NASTY = "O'Brien <b>x</b> *y*"
 
 def test_a_name_with_quotes_tags_and_stars_shows_verbatim_in_a_refusal():
     contest, cook = cook_against_king(cook_name=NASTY)
-    table = ContestTable(actions=ContestActions(contest), lang="en")
+    table = ContestTable(actions=Actions.local(contest), lang="en")
     table._cards[cook.uid]["inappropriate"].value = True
     click(table._roll)
     shown = rendered(table._error)

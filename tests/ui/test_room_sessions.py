@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from raisus_panel.room import Actor, Room, RoomSession
 from raisus_panel.rules import ScriptedDice
-from raisus_panel.ui import ContestTable, LiveOdds, RoundLog, ScoreChart, SessionActions
+from raisus_panel.ui import ContestTable, LiveOdds, RoundLog, ScoreChart, Actions
 from raisus_panel.ui._base import hint
 
 from .conftest import click
@@ -25,7 +25,7 @@ def table_for_two():
 
 def test_each_session_acts_by_its_role_and_sees_the_same_game():
     gm, ann, room, olaf, pirate = table_for_two()
-    gm_actions, ann_actions = SessionActions(gm), SessionActions(ann)
+    gm_actions, ann_actions = Actions(gm), Actions(ann)
     gm_table, ann_table = ContestTable(actions=gm_actions), ContestTable(actions=ann_actions)
     gm_chart, ann_chart = ScoreChart(actions=gm_actions), ScoreChart(actions=ann_actions)
     log, odds = RoundLog(actions=ann_actions), LiveOdds(actions=ann_actions)
@@ -52,7 +52,7 @@ def test_each_session_acts_by_its_role_and_sees_the_same_game():
 
 def test_the_gm_closes_an_ended_contest():
     gm, ann, room, olaf, pirate = table_for_two()
-    table = ContestTable(actions=SessionActions(gm))
+    table = ContestTable(actions=Actions(gm))
     table._outcome.value = "Last orders"
     click(table._end)
     assert room.contest.status == "ended" and table._close.visible and not table._close.disabled
@@ -62,7 +62,7 @@ def test_the_gm_closes_an_ended_contest():
 
 def test_the_room_says_why_and_the_owner_picks_the_cliché():
     gm, ann, room, olaf, pirate = table_for_two()
-    gm_table, ann_table = ContestTable(actions=SessionActions(gm)), ContestTable(actions=SessionActions(ann))
+    gm_table, ann_table = ContestTable(actions=Actions(gm)), ContestTable(actions=Actions(ann))
     assert ann_table._roll.disabled and "라운드를 열 때까지" in hint(ann_table._roll)
     assert not ann_table._cards[olaf.uid]["cliche"].disabled  # Ann's own character
     assert ann_table._cards[pirate.uid]["cliche"].disabled  # the GM's
@@ -73,12 +73,12 @@ def test_the_room_says_why_and_the_owner_picks_the_cliché():
 
 def test_the_setup_form_enables_start_once_both_sides_are_picked():
     from raisus_panel.room import Room
-    from raisus_panel.ui import ContestTable, SessionActions
+    from raisus_panel.ui import ContestTable, Actions
 
     gm = Room.local("Table")
     for name in ("Ann", "Ogre"):
         gm.act("create_character", name=name, cliches=[{"name": name, "rating": 3}])
-    table = ContestTable(actions=SessionActions(gm))
+    table = ContestTable(actions=Actions(gm))
     ann, ogre = (c.uid for c in gm.room.characters)
     assert table._start.disabled and hint(table._start)
     table._setup_sides[0].value = [ann]
@@ -92,7 +92,7 @@ def test_the_setup_form_enables_start_once_both_sides_are_picked():
 def test_a_view_that_fails_to_follow_a_change_does_not_fail_the_command_or_the_other_views(caplog):
     from raisus_panel.room import Actor, Room, RoomSession
 
-    class Broken(SessionActions):
+    class Broken(Actions):
         broken = False
 
         def _mirror(self):
@@ -102,7 +102,7 @@ def test_a_view_that_fails_to_follow_a_change_does_not_fail_the_command_or_the_o
 
     gm = Room.local("Table")
     spectator = RoomSession(gm.room, Actor.spectator())
-    broken, fine = Broken(spectator), SessionActions(spectator)
+    broken, fine = Broken(spectator), Actions(spectator)
     broken.broken = True
     events = gm.act("create_character", name="Olaf", cliches=[{"name": "Viking", "rating": 4}])
     assert events and [c.name for c in fine.characters] == ["Olaf"]  # applied, returned, followed

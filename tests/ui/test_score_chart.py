@@ -10,7 +10,7 @@ import pytest
 from bokeh.models import ColumnDataSource, HoverTool
 
 from raisus_panel.rules import Character, Contest, ScriptedDice
-from raisus_panel.ui import ContestActions, ScoreChart
+from raisus_panel.ui import Actions, ScoreChart
 from raisus_panel.ui._charts import CJK_FONT
 
 from .conftest import duel, team_vs_ogre
@@ -84,7 +84,7 @@ def test_undo_and_new_series_rebuild():
     a = Character("Adventurer", {"Viking": 4, "Swashbuckler": 2})
     guard = Character("Guard", {"Guard": 5})
     contest = Contest("Fight", a, guard, dice=ScriptedDice([[1, 1, 1, 1], [2] * 5, [1, 2], [1] * 5]))
-    actions = ContestActions(contest)
+    actions = Actions.local(contest)
     chart = ScoreChart(actions=actions)
     actions.act("choose", unit=a.uid, cliche="Viking")
     assert set(chart.columns()) == {f"{a.uid}:Viking", f"{guard.uid}:Guard"}

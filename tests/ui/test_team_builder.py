@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from raisus_panel.rules import Character, CharacterTeam, Contest, ScriptedDice
-from raisus_panel.ui import ContestActions, TeamBuilder
+from raisus_panel.ui import Actions, TeamBuilder
 
 from .conftest import click
 
 
 def builder_for(side_a, side_b, rolls=(), **kwargs):
     contest = Contest("Fight", side_a, side_b, dice=ScriptedDice(rolls))
-    return contest, TeamBuilder(actions=ContestActions(contest), **kwargs)
+    return contest, TeamBuilder(actions=Actions.local(contest), **kwargs)
 
 
 def test_pool_make_up_and_inappropriate_members():
@@ -71,7 +71,7 @@ def test_revenge_passes_to_the_re_formed_team():
     troll = Character("Troll", {"Troll": 6})
     team = CharacterTeam([knight, viking, monk, squire], leader=knight)
     contest = Contest("Fight", team, troll, dice=ScriptedDice([[1] * 5, [2] * 6]))
-    actions = ContestActions(contest)
+    actions = Actions.local(contest)
     b = TeamBuilder(actions=actions, lang="en")
     actions.act("roll_round")
     actions.act("volunteer", member=knight.uid)

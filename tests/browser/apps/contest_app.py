@@ -1,7 +1,7 @@
 """A contest on local models, for the browser tests: ``panel serve tests/browser/apps/contest_app.py``.
 
 Knight(4), Viking(2) and Squire(1) on side A against an Ogre(8) on side B (RULES.md scenarios 19-20),
-played on a :class:`~raisus_panel.ui.ContestActions` with seeded dice, so a browser session is
+played on a local room (``Actions.local``) with seeded dice, so a browser session is
 repeatable: ``?seed=15`` picks the seed (each browser session gets its own contest). The team is
 formed by clicking the team builder.
 """
@@ -10,7 +10,7 @@ import panel as pn
 
 from raisus_panel.dashboard.settings import query_param
 from raisus_panel.rules import Character, Contest, SeededDice
-from raisus_panel.ui import ContestActions, ContestTable, LiveOdds, RoundLog, ScoreChart
+from raisus_panel.ui import Actions, ContestTable, LiveOdds, RoundLog, ScoreChart
 
 pn.extension(notifications=False)
 
@@ -24,7 +24,7 @@ def roster():
 def build(seed: int):
     knight, viking, squire, ogre = roster()
     contest = Contest("Ogre fight", [knight, viking, squire], ogre, dice=SeededDice(seed))
-    actions = ContestActions(contest)
+    actions = Actions.local(contest)
     table, chart = ContestTable(actions=actions), ScoreChart(actions=actions)
     odds, log = LiveOdds(actions=actions), RoundLog(actions=actions)
     return pn.Column(
