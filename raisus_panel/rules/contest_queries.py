@@ -3,6 +3,12 @@
 Everything here reads the state the events built (``contest_state.py``) and changes nothing, so
 views, the room and the commands themselves can ask as often as they like. Units and characters may
 be named by object, uid or (unique) name wherever a method takes one.
+
+While the contest runs, the status queries (:meth:`ContestQueries.is_defeated`,
+:meth:`~ContestQueries.is_active`, :meth:`~ContestQueries.active_units`) read the clichés as they are
+now. Once it has ended they report the standing at its end, kept when ``contest_ended`` was applied:
+the end removes tickets' temporary clichés and brevet dice, and recovery restores spent dice
+afterwards, but neither changes who fell in this contest.
 """
 
 from __future__ import annotations
@@ -98,13 +104,15 @@ class ContestQueries:
     # --------------------------------------------------------------------------- derived state --
     def is_defeated(self, char: Character) -> bool:
         """Whether ``char`` is defeated: a cliché it had at the start of this contest (or got from a
-        ticket) is now 0.
+        ticket) is now 0 -- or was when the contest ended.
 
         Parameters
         ----------
         char
             A character of this contest.
         """
+        if self._final is not None:
+            return char.uid in self._final["defeated"]
         start = self._start_scores.get(char.uid, {})
         return any(c.pool == 0 and start.get(c.name, 0) > 0 for c in char.cliches)
 
@@ -121,6 +129,8 @@ class ContestQueries:
     def is_active(self, unit) -> bool:
         """Whether a unit can still fight (a team while its leader stands or may still be saved).
 
+        Once the contest has ended: whether it still stood at the end.
+
         Parameters
         ----------
         unit
@@ -129,6 +139,8 @@ class ContestQueries:
         uid = unit if isinstance(unit, str) and (unit in self._teams or unit in self._objects) else self._resolve_unit(unit)
         obj = self._unit(uid)
         if isinstance(obj, CharacterTeam):
+            if self._final is not None:  # a ticket team's clichés are gone: read its standing at the end
+                return uid in self._final["active_teams"]
             if self._window and self._window["team"] == uid and self._window["leader_down"]:
                 return True
             return obj.leader.uid not in self._dropped and obj.cliche_of(obj.leader).pool > 0

@@ -62,6 +62,7 @@ class ContestProjection:
         self._series: dict[str, str] = {}
         self._last_roll = None
         self._tickets = False
+        self._final: dict | None = None
 
     def _team_from_dict(self, data: dict) -> CharacterTeam:
         members = [(self._objects[m["character"]], m["cliche"], m["appropriate"]) for m in data["members"]]
@@ -225,6 +226,13 @@ class ContestProjection:
     def _on_contest_ended(self, event: dict) -> None:
         self._status, self._winner = "ended", event["winner"]
         self._outcome, self._owed, self._window = event["outcome"], list(event["owed"]), None
+        # Defeat is read from the clichés, and the end is about to remove tickets and brevet dice
+        # (the evidence of a defeat on them): keep the final standing for the status queries.
+        self._final = {
+            "defeated": frozenset(ch.uid for ch in self.characters() if self.is_defeated(ch)),
+            "active_teams": frozenset(u for side in self._side_ids for u in side
+                                      if u in self._teams and self.is_active(u)),
+        }
         for char in self.characters():
             if any(c.temporary for c in char.cliches):
                 char.cliches = [c for c in char.cliches if not c.temporary]
