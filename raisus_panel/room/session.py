@@ -14,7 +14,7 @@ from raisus_panel.rules import Character, CharacterTeam, Contest, RuleError
 from raisus_panel.rules.dice import DiceSource
 
 from .events import visible_to
-from .projection import apply_event, contest_summary
+from .projection import apply_event, contest_summary, effective, round_open_of
 from .roles import Actor, Role
 from .room import Room, create_in_store
 from .sqlite_store import SQLiteStore
@@ -151,6 +151,7 @@ class LocalRoom(Room):
 
     def __init__(self, title: str = "Risus", *, path: str | os.PathLike | None = None,
                  dice: DiceSource | None = None):
+        self._undoing = False  # the room's own undo is taking a contest command back
         store = SQLiteStore(path) if path is not None else MemoryStore()
         rooms = store.list_rooms()
         room_id = rooms[0] if rooms else create_in_store(store, title)
@@ -246,6 +247,7 @@ class LocalRoom(Room):
         self._state.characters.update(chars)
         self._state.adopt_contest(contest)
         contest.event_sink = self._direct_sink(contest)
+        contest.param.watch(self._direct_undo, "events")
         self._notify(events)
 
     def _direct_sink(self, contest: Contest):
@@ -273,3 +275,33 @@ class LocalRoom(Room):
                 self._notify(events)
             watcher = contest.param.watch(after, "events")
         return sink
+
+    def _direct_undo(self, change) -> None:
+        """An adopted contest's own ``undo()`` goes into the room's log as the GM's undo.
+
+        The contest has already taken its last command back; the room writes an ``undone`` event
+        for the room command that carried those events, so the log stays the truth.
+        """
+        contest = change.obj
+        if self._undoing or self._state.contest is not contest or len(change.new) >= len(change.old):
+            return
+        removed = {e["seq"] for e in change.old[len(change.new):]}
+        with self._lock:
+            carried = [e for e in effective(self._events) if e["type"] == "contest"
+                       and e["contest"] == contest.uid and e["event"]["seq"] in removed]
+            if not carried:
+                return
+            target = [e for e in self._events if e["cmd_id"] == carried[-1]["cmd_id"]]
+            events = self._record([{"type": "undone", "undone_cmd_id": target[0]["cmd_id"],
+                                    "undone_command": target[0]["command"],
+                                    "undone_seqs": [e["seq"] for e in target]}], "undo")
+            self._state.round_open = round_open_of(effective(self._events))
+        self._publish()
+        self._notify(events)
+
+    def _undo(self, actor: Actor, command_id: str) -> list[dict]:
+        self._undoing = True
+        try:
+            return super()._undo(actor, command_id)
+        finally:
+            self._undoing = False

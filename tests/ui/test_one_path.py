@@ -164,3 +164,20 @@ def test_the_notebooks_objects_are_the_rooms(tables):
     reloaded = Room.load(notebook.room.store, notebook.room.room_id)
     assert reloaded.contest.events == notebook.contest.events
     assert [c.to_dict() for c in reloaded.characters] == [c.to_dict() for c in notebook.room.characters]
+
+
+def test_an_adopted_contests_own_undo_is_the_tables():
+    notebook = NotebookTable()
+    actions = Actions(notebook.room.session)
+    knight, viking, ogre = notebook.contest.characters()
+    actions.act("exchange", attacker=knight.uid, target=ogre.uid)
+    actions.act("action_check", character=viking.uid, cliche="Cook", tn=5)  # not a contest command
+    seq = notebook.room.seq
+    notebook.contest.undo()  # takes back the exchange, the contest's last command
+    assert notebook.contest.exchanges_this_round == 0 and notebook.room.seq == seq + 1
+    assert notebook.room.log[-1]["type"] == "undone" and notebook.room.log[-1]["undone_command"] == "exchange"
+    assert len(notebook.room.checks) == 1  # the check stays
+    reloaded = Room.load(notebook.room.store, notebook.room.room_id)
+    assert reloaded.contest.events == notebook.contest.events
+    actions.act("undo")  # the table's undo: the check, once
+    assert notebook.room.checks == [] and notebook.contest.exchanges_this_round == 0
