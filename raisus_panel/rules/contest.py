@@ -81,7 +81,10 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
 
     Notes
     -----
-    After the contest has ended only the commands in :attr:`AFTER_END` are taken.
+    After the contest has ended only the commands in :attr:`AFTER_END` are taken. One command runs
+    at a time: a command given while another command of this contest is still running (from the
+    dice source, ``event_sink`` or a watcher) is refused with ``error.contest.busy``
+    (``contest_log.py``).
 
     Examples
     --------
@@ -211,7 +214,13 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
     AFTER_END = frozenset({"decide_fate", "veto_fate", "recover", "undo"})
 
     def _admit(self, command: str) -> None:
-        """Refuse ``command`` if the contest is in no state to take it at all (ended)."""
+        """Refuse ``command`` if the contest is in no state to take it at all: busy, or ended.
+
+        A dry run is not refused as busy here: ``why_not_error`` has already answered "busy" while
+        a command changes the contest, and answers about the published state after that.
+        """
+        if not self._dry_run:
+            self._refuse_if_busy()  # first: a half-made state cannot judge the rest
         if self._status == "ended" and command not in self.AFTER_END:
             raise RuleError("This contest has ended: start a new contest to roll again.", key="error.contest.ended")
 
@@ -262,7 +271,8 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         Raises
         ------
         RuleError
-            When the rules refuse the command; nothing has changed then.
+            When the rules refuse the command, or another command of this contest is still running
+            (``error.contest.busy``); nothing has changed then.
         """
         def _plan_choose():
             uid = self._resolve_unit(unit)
@@ -296,7 +306,8 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         Raises
         ------
         RuleError
-            When the rules refuse the command; nothing has changed then.
+            When the rules refuse the command, or another command of this contest is still running
+            (``error.contest.busy``); nothing has changed then.
         """
         def _plan_approve():
             uid = self._resolve_unit(unit)
@@ -328,7 +339,8 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         Raises
         ------
         RuleError
-            When the rules refuse the command; nothing has changed then.
+            When the rules refuse the command, or another command of this contest is still running
+            (``error.contest.busy``); nothing has changed then.
         """
         def _plan_tickets():
             if self._rolled:
@@ -375,7 +387,8 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         Raises
         ------
         RuleError
-            When the rules refuse the command; nothing has changed then.
+            When the rules refuse the command, or another command of this contest is still running
+            (``error.contest.busy``); nothing has changed then.
         """
         def _plan_round():
             yield from self._close_window()
@@ -404,7 +417,8 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         Raises
         ------
         RuleError
-            When the rules refuse the command; nothing has changed then.
+            When the rules refuse the command, or another command of this contest is still running
+            (``error.contest.busy``); nothing has changed then.
         """
         def _plan_exchange():
             yield from self._close_window()
@@ -435,7 +449,8 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         Raises
         ------
         RuleError
-            When the rules refuse the command; nothing has changed then.
+            When the rules refuse the command, or another command of this contest is still running
+            (``error.contest.busy``); nothing has changed then.
         """
         def _plan_end_round():
             if self._exchanges == 0:
@@ -588,7 +603,8 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         Raises
         ------
         RuleError
-            When the rules refuse the command; nothing has changed then.
+            When the rules refuse the command, or another command of this contest is still running
+            (``error.contest.busy``); nothing has changed then.
         """
         def _plan_form():
             yield from self._close_window()
@@ -625,7 +641,8 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         Raises
         ------
         RuleError
-            When the rules refuse the command; nothing has changed then.
+            When the rules refuse the command, or another command of this contest is still running
+            (``error.contest.busy``); nothing has changed then.
         """
         def _plan_volunteer():
             char = self._resolve_character(member)
@@ -665,7 +682,8 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         Raises
         ------
         RuleError
-            When the rules refuse the command; nothing has changed then.
+            When the rules refuse the command, or another command of this contest is still running
+            (``error.contest.busy``); nothing has changed then.
         """
         def _plan_assign():
             if self.profile.team_loss != "leader_assigns":
@@ -719,7 +737,8 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         Raises
         ------
         RuleError
-            When the rules refuse the command; nothing has changed then.
+            When the rules refuse the command, or another command of this contest is still running
+            (``error.contest.busy``); nothing has changed then.
         """
         def _plan_disband():
             uid = self._resolve_unit(team)
@@ -748,7 +767,8 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         Raises
         ------
         RuleError
-            When the rules refuse the command; nothing has changed then.
+            When the rules refuse the command, or another command of this contest is still running
+            (``error.contest.busy``); nothing has changed then.
         """
         def _plan_drop():
             yield from self._close_window()
@@ -783,7 +803,8 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         Raises
         ------
         RuleError
-            When the rules refuse the command; nothing has changed then.
+            When the rules refuse the command, or another command of this contest is still running
+            (``error.contest.busy``); nothing has changed then.
         """
         def _plan_end():
             text = clean_text(outcome, Phrase("outcome", "term.outcome"), required=True)
@@ -810,7 +831,8 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         Raises
         ------
         RuleError
-            When the rules refuse the command; nothing has changed then.
+            When the rules refuse the command, or another command of this contest is still running
+            (``error.contest.busy``); nothing has changed then.
         """
         def _plan_fate():
             if self._status != "ended":
@@ -843,7 +865,8 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         Raises
         ------
         RuleError
-            When the rules refuse the command; nothing has changed then.
+            When the rules refuse the command, or another command of this contest is still running
+            (``error.contest.busy``); nothing has changed then.
         """
         def _plan_veto():
             char = self._resolve_character(character)
@@ -873,7 +896,8 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         Raises
         ------
         RuleError
-            When the rules refuse the command; nothing has changed then.
+            When the rules refuse the command, or another command of this contest is still running
+            (``error.contest.busy``); nothing has changed then.
         """
         def _plan_recover():
             if self._status != "ended":

@@ -8,6 +8,14 @@ without the last command. This module keeps the log and the state built from it 
   ``event_sink``, and the new state is published to the public parameters in one update. Anything
   raised on the way removes the command's events and projects the old log again: a command applies
   fully or not at all.
+* One command at a time. A command that starts while another command of the same contest is still
+  running -- called from the dice source while the round's dice are drawn, from ``event_sink``, or
+  from a param watcher the running command set off -- is refused with ``error.contest.busy`` and
+  changes nothing, so the running command completes (or fails) exactly as it would have alone.
+  The running command is in one of two phases: *changing* the contest (its plan, its events
+  applied, ``event_sink``, a rollback) and then *publishing* the result (one ``param.update``;
+  watchers of the contest's parameters run then). Dry runs answer "busy" only while it changes the
+  contest (``dry_run.py``). This is not a lock between threads: a room serialises its commands.
 * :meth:`EventLog.undo` takes back the last command; :meth:`EventLog.from_events` replays a log.
 """
 
@@ -15,6 +23,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from contextlib import contextmanager
 
 from .character import Character
 from .dice import DiceSource
@@ -22,8 +31,17 @@ from .errors import Phrase, RuleError, SaveFileError
 from .profile import RulesProfile
 
 
+#: The phases of a running command (see the module docstring).
+_CHANGING, _PUBLISHING = "changing", "publishing"
+
+
 def _nothing_to_undo() -> RuleError:
     return RuleError("Nothing to undo: the contest has just started.", key="error.contest.nothing_to_undo")
+
+
+def _busy() -> RuleError:
+    return RuleError("Another command of this contest is still running: try again once it has finished.",
+                     key="error.contest.busy")
 
 
 class EventLog:
@@ -33,6 +51,9 @@ class EventLog:
     through :class:`~raisus_panel.rules.contest_state.ContestProjection` (``_apply``, ``_project``,
     ``_publish``) and admits undo through the contest's ``_admit``.
     """
+
+    #: The phase of the command running now, or None when none is.
+    _running: str | None = None
 
     @classmethod
     def from_events(cls, events: list[dict], *, dice: DiceSource | None = None,
@@ -88,6 +109,24 @@ class EventLog:
         self._publish()
 
     # ------------------------------------------------------------------------- the command cycle --
+    def _refuse_if_busy(self) -> None:
+        """Raise ``error.contest.busy`` while a command of this contest is running."""
+        if self._running is not None:
+            raise _busy()
+
+    def _busy_refusal(self) -> RuleError | None:
+        """What a dry run answers before anything else: busy while a command changes the contest."""
+        return _busy() if self._running == _CHANGING else None
+
+    @contextmanager
+    def _one_command(self):
+        """Mark a command as running until it returns or raises (the caller has refused a second one)."""
+        self._running = _CHANGING
+        try:
+            yield
+        finally:
+            self._running = None
+
     def _commit_new(self, plan: Callable) -> list[dict]:
         """Run one command: ``plan`` is a generator function that checks, rolls and yields events.
 
@@ -95,21 +134,22 @@ class EventLog:
         on. Anything raised rolls the whole command back. Returns copies of the new events.
         """
         before = len(self._events)
-        self._cmd += 1
         new: list[dict] = []
-        try:
-            for event in plan():
-                new.append(self._emit(event))
-            if self.event_sink is not None and new:
-                self.event_sink([copy.deepcopy(e) for e in new])
-        except BaseException:
-            self._cmd -= 1
-            if len(self._events) > before:  # something was applied: project the old log again
-                del self._events[before:]
-                if self._events:
-                    self._rebuild()
-            raise
-        self._publish()
+        with self._one_command():
+            self._cmd += 1
+            try:
+                for event in plan():
+                    new.append(self._emit(event))
+                if self.event_sink is not None and new:
+                    self.event_sink([copy.deepcopy(e) for e in new])
+            except BaseException:
+                self._cmd -= 1
+                if len(self._events) > before:  # something was applied: project the old log again
+                    del self._events[before:]
+                    if self._events:
+                        self._rebuild()
+                raise
+            self._publish_finished()
         return [copy.deepcopy(e) for e in new]
 
     def _emit(self, event: dict) -> dict:
@@ -119,10 +159,16 @@ class EventLog:
         self._apply(event)
         return event
 
+    def _publish_finished(self) -> None:
+        """Publish the state the running command left: it no longer changes the contest, so the
+        watchers that run now get real answers from dry runs (commands stay refused until it returns)."""
+        self._running = _PUBLISHING
+        self._publish()
+
     def _rebuild(self) -> None:
         """Project the whole log again (after a rollback or an undo) and publish the result."""
         self._project(self._events)
-        self._publish()
+        self._publish_finished()
 
     # ------------------------------------------------------------------------------------ undo --
     def _undo_refusal(self) -> RuleError | None:
@@ -143,16 +189,18 @@ class EventLog:
         Raises
         ------
         RuleError
-            When only the start is left (``error.contest.nothing_to_undo``).
+            When only the start is left (``error.contest.nothing_to_undo``), or while another
+            command of this contest is running (``error.contest.busy``).
         """
         self._admit("undo")
         refusal = self._undo_refusal()
         if refusal is not None:
             raise refusal
-        last = self._events[-1]["cmd"]
-        cut = next(i for i, e in enumerate(self._events) if e["cmd"] == last)
-        removed = self._events[cut:]
-        del self._events[cut:]
-        self._cmd = self._events[-1]["cmd"]
-        self._rebuild()
+        with self._one_command():
+            last = self._events[-1]["cmd"]
+            cut = next(i for i, e in enumerate(self._events) if e["cmd"] == last)
+            removed = self._events[cut:]
+            del self._events[cut:]
+            self._cmd = self._events[-1]["cmd"]
+            self._rebuild()
         return removed

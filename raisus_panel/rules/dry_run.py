@@ -10,6 +10,13 @@ One case cannot stop at the first event: when a team's leader was knocked to 0 a
 volunteered, the next command first disbands the team (lost leader), and whether the rest is allowed
 depends on that. Then the command is played for real on a throw-away replica of the contest, with its
 own characters and dice (:meth:`DryRun._why_not_on_a_copy`).
+
+While a command of the contest is *changing* it -- its dice are being drawn, its events applied, its
+``event_sink`` called -- a dry run answers ``error.contest.busy``: the state is half-made, and a
+command given then would be refused as busy too. Once the command has finished changing the contest
+and publishes its new state (watchers of the contest's parameters run then), dry runs answer about
+that new state, which is what a view refreshing its buttons needs -- even though a command given
+from such a watcher is still refused as busy until the running command returns.
 """
 
 from __future__ import annotations
@@ -57,7 +64,7 @@ class DryRun:
 
     It relies on the contest's ``COMMANDS``, its command methods (which call :meth:`_check_only`
     instead of committing while ``_dry_run`` is set), ``from_events`` for the replica, and the
-    event log's ``_undo_refusal``.
+    event log's ``_busy_refusal`` and ``_undo_refusal``.
     """
 
     #: True while a dry run is asking a command method; the command then checks and stops.
@@ -100,7 +107,9 @@ class DryRun:
         """The :class:`RuleError` ``command`` would raise right now, or None if allowed.
 
         As :meth:`why_not`, but the refusal keeps its message ``key`` and ``fields``, so a view can
-        show it in the reader's language (``raisus_panel.i18n.translate``).
+        show it in the reader's language (``raisus_panel.i18n.translate``). While another command
+        of this contest is changing it, the answer is ``error.contest.busy`` (see the module
+        docstring).
 
         Parameters
         ----------
@@ -120,6 +129,9 @@ class DryRun:
         """
         if command not in self.COMMANDS:
             raise ValueError(f"{command!r} is not a contest command; commands are {', '.join(self.COMMANDS)}.")
+        busy = self._busy_refusal()
+        if busy is not None:
+            return busy
         if command == "undo":
             return self._undo_refusal()
         self._dry_run = True
