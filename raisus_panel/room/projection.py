@@ -23,7 +23,7 @@ class RoomState:
     :class:`~raisus_panel.rules.Contest` is rebuilt from them once, when it is first needed.
     """
 
-    def __init__(self, dice: DiceSource | None = None):
+    def __init__(self, dice: DiceSource | None = None, reuse: dict[str, Contest] | None = None):
         self.title = ""
         self.players: dict[str, str] = {}
         self.characters: dict[str, Character] = {}
@@ -33,16 +33,28 @@ class RoomState:
         self.dice = dice
         self._contest: Contest | None = None
         self._pending: list[dict] | None = None
+        #: contest objects to rebuild in place (by uid) instead of making new ones
+        self._reuse = dict(reuse or {})
 
     @property
     def contest(self) -> Contest | None:
         """The current contest (running or ended but not closed), rebuilt from its events if needed."""
         if self._pending is not None:
             start = self._pending[0]
-            mine = {d["uid"]: self.characters[d["uid"]] for d in start["characters"]}
-            self._contest = Contest.from_events(self._pending, characters=mine, dice=self.dice)
+            old = self._reuse.get(start["contest"])
+            if old is not None:  # the object views are bound to, rebuilt on the characters it plays
+                old.reload(self._pending)
+                self._contest = old
+            else:
+                mine = {d["uid"]: self.characters[d["uid"]] for d in start["characters"]}
+                self._contest = Contest.from_events(self._pending, characters=mine, dice=self.dice)
             self._pending = None
         return self._contest
+
+    @property
+    def built_contest(self) -> Contest | None:
+        """The current contest object if it has been built (None while it waits to be replayed)."""
+        return self._contest if self._pending is None else None
 
     def add_contest_event(self, event: dict, *, live: bool) -> None:
         """Record a contest's event; ``live`` means the contest object has applied it already."""
@@ -176,9 +188,13 @@ def effective(events: Iterable[dict]) -> list[dict]:
 
 
 def project(events: Iterable[dict], *, dice: DiceSource | None = None,
-            pool: dict[str, Character] | None = None) -> RoomState:
-    """The state a room's whole log leads to."""
-    state = RoomState(dice)
+            pool: dict[str, Character] | None = None, contests: Iterable[Contest] = ()) -> RoomState:
+    """The state a room's whole log leads to.
+
+    ``pool`` (uid -> character) and ``contests`` offer existing objects to rebuild in place instead
+    of new ones, so views bound to them stay bound.
+    """
+    state = RoomState(dice, reuse={c.uid: c for c in contests})
     for event in effective(events):
         apply_event(state, event, pool=pool)
     _ = state.contest  # build the contest now, so the characters show its effects

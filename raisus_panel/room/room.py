@@ -116,7 +116,7 @@ class Room(param.Parameterized):
     contest = param.ClassSelector(class_=Contest, default=None, allow_None=True, doc="""
         The contest in play -- running, or ended and waiting for fates and recovery -- or None between
         contests. The GM's ``close_contest`` (or the next ``start_contest``) moves it to
-        ``past_contests``. After an undo of anything but a contest command it is a new object.""")
+        ``past_contests``. It stays the same object while it is the room's contest, an undo included.""")
 
     past_contests = param.List(default=[], doc="""
         Summaries of the closed contests, oldest first: contest uid, name, sides, winner, outcome,
@@ -406,7 +406,9 @@ class Room(param.Parameterized):
 
     def _reproject(self) -> None:
         """Rebuild the state from the whole log, reusing the character objects views are bound to."""
-        self._state = project(self._events, dice=self.dice, pool=dict(self._state.characters))
+        current = self._state.built_contest
+        self._state = project(self._events, dice=self.dice, pool=dict(self._state.characters),
+                              contests=[current] if current is not None else [])
 
     def refresh(self) -> None:
         """Re-read the log from the store and rebuild the state (after another process wrote to it)."""

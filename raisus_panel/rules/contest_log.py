@@ -96,6 +96,38 @@ class EventLog:
                                 detail=Phrase.of(exc)) from None
         return contest
 
+    def reload(self, events: list[dict]) -> None:
+        """Replace this contest's log by ``events`` and rebuild its state in place.
+
+        The object, its characters and its teams stay the same objects (views bound to them stay
+        bound): a room re-projecting its log after an undo reuses the contest this way.
+
+        Parameters
+        ----------
+        events
+            This contest's event log, beginning with its own ``contest_started`` event.
+
+        Raises
+        ------
+        SaveFileError
+            If the events are not this contest's or cannot be replayed (nothing changes then).
+        RuleError
+            While a command of this contest is running (``error.contest.busy``).
+        """
+        self._refuse_if_busy()
+        if not events or events[0].get("type") != "contest_started" or events[0].get("contest") != self.uid:
+            raise SaveFileError("These events are not this contest's: they must begin with its start.",
+                                key="error.save.not_this_contest")
+        old = self._events
+        with self._one_command():
+            self._events = [copy.deepcopy(e) for e in events]
+            try:
+                self._replay()
+            except SaveFileError:
+                self._events = old
+                self._rebuild()
+                raise
+
     def _replay(self) -> None:
         """Project a log given at construction, naming the event that cannot be replayed."""
         self._cmd = max((e.get("cmd", 0) for e in self._events), default=0)

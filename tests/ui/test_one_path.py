@@ -181,3 +181,17 @@ def test_an_adopted_contests_own_undo_is_the_tables():
     assert reloaded.contest.events == notebook.contest.events
     actions.act("undo")  # the table's undo: the check, once
     assert notebook.room.checks == [] and notebook.contest.exchanges_this_round == 0
+
+
+def test_the_adopted_contest_stays_the_tables_after_any_undo():
+    notebook = NotebookTable()
+    actions = Actions(notebook.room.session)
+    knight, viking, ogre = notebook.contest.characters()
+    actions.act("exchange", attacker=knight.uid, target=ogre.uid)
+    actions.act("action_check", character=viking.uid, cliche="Cook", tn=5)
+    actions.act("undo")  # a room command: the room re-projects its whole log
+    assert notebook.room.contest is notebook.contest and actions.contest is notebook.contest
+    assert notebook.room.checks == [] and notebook.contest.exchanges_this_round == 1
+    notebook.contest.end_round()  # still the table's: its direct commands are still logged
+    assert notebook.room.log[-1]["event"]["type"] == "round_ended"
+    assert Room.load(notebook.room.store, notebook.room.room_id).contest.events == notebook.contest.events
