@@ -163,7 +163,8 @@ class ContestQueries:
         Cliche or None
             A character's or mob's chosen cliché (its only usable one when it has not chosen), the
             leader's team cliché for a team; None while a character with several usable clichés has
-            not chosen.
+            not chosen. A team formed on tickets keeps answering once the end has removed them: its
+            leader's ticket as it stood at the end (:meth:`CharacterTeam.cliche_of`).
         """
         obj = self._unit(self._resolve_unit(unit))
         if isinstance(obj, CharacterTeam):
@@ -190,6 +191,8 @@ class ContestQueries:
 
     def pool(self, unit) -> int:
         """How many dice the unit rolls next (for a team: the leader's dice with the members' dice).
+
+        For a team formed on tickets, once the end has removed them: its pool as it stood at the end.
 
         Parameters
         ----------

@@ -115,11 +115,39 @@ class CharacterTeam(param.Parameterized):
         name = clean_name(name, Phrase("team name", "term.team_name")) if name else "+".join(c.name for c in chars)
         super().__init__(name=name, members=chars, member_cliches=cliches,
                          appropriate={c.uid: a for c, _, a in specs}, leader=leader, **params)
+        # The cliché object each member brought, last seen on the member. A ticket's temporary
+        # cliché leaves the character when its contest ends; the team still has to say what it
+        # fought with (views of the ended contest, repr), so it keeps the object as it stood then.
+        self._brought: dict[str, Cliche] = {c.uid: c.cliche(cliches[c.uid]) for c in chars}
 
     # -- who is who ---------------------------------------------------------------------------
     def cliche_of(self, member: Character) -> Cliche:
-        """The cliché ``member`` brings to this team."""
-        return member.cliche(self.member_cliches[member.uid])
+        """The cliché ``member`` brings to this team.
+
+        A ticket's temporary cliché vanishes from the character when its contest ends; it is then
+        the cliché as it stood at that end (see :meth:`cliche_gone`), so the team's queries keep
+        answering for the ended contest.
+
+        Raises
+        ------
+        RuleError
+            If ``member`` no longer has a cliché of that name that is not a vanished ticket.
+        """
+        name = self.member_cliches[member.uid]
+        seen = self._brought.get(member.uid)
+        if seen is not None and seen.temporary and not member.has_cliche(name):
+            return seen
+        cliche = member.cliche(name)
+        self._brought[member.uid] = cliche
+        return cliche
+
+    def cliche_gone(self, member: Character) -> bool:
+        """Whether ``member``'s team cliché was a ticket that vanished when its contest ended.
+
+        :meth:`cliche_of` then gives it as it stood at the end; nobody can roll it any more.
+        """
+        seen = self._brought.get(member.uid)
+        return bool(seen is not None and seen.temporary and not member.has_cliche(self.member_cliches[member.uid]))
 
     def is_active(self, member: Character) -> bool:
         """Whether ``member`` still counts: not dropped out and its team cliché above 0."""
