@@ -50,11 +50,17 @@ def unit_head_html(contest, u, t) -> str:
 
 
 def member_label(team, m, t) -> str:
-    """A team member's line (plain text): name, team cliché, inappropriate, dropped/down/leader."""
+    """A team member's line (plain text): name, team cliché, inappropriate, dropped/down/leader.
+
+    A ticket's cliché that vanished when the contest ended is shown as it stood at the end, marked
+    as gone, e.g. "Knight — Pie (1/2) · ticket, gone since the contest ended (leader)".
+    """
     state = (t("status.dropped") if m.uid in team.dropped else
              t("status.down") if not team.is_active(m) else
              t("team.leader") if m is team.leader else "")
     flag = "" if team.appropriate[m.uid] else " · " + t("contest.inappropriate")
+    if team.cliche_gone(m):
+        flag += " · " + t("team.ticket_gone")
     return f"{m.name} — {team.cliche_of(m).label}{flag}" + (f" ({state})" if state else "")
 
 
