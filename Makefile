@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+SERVE_STAMP := $(VENV)/.installed-serve
 CHROMIUM ?= /usr/bin/chromium
 HOST ?= localhost
 PORT ?= 5006
@@ -11,6 +12,13 @@ DB ?= raisus.sqlite
 .PHONY: setup system-deps test test-fast serve bench lint clean
 
 setup: $(STAMP)
+
+# Serving needs the package alone; the tests add the test, notebook and benchmark extras.
+$(SERVE_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $(SERVE_STAMP)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,7 +44,7 @@ test: setup system-deps
 test-fast: setup
 	$(PY) -m pytest -m "not browser and not notebook"
 
-serve: setup
+serve: $(SERVE_STAMP)
 	$(PY) -m raisus_panel.cli serve --address $(HOST) --port $(PORT) --db $(DB)
 
 bench: setup
