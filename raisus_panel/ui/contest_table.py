@@ -316,9 +316,12 @@ class ContestTable(ComponentBase):
                 usable = {t("contest.pick_cliche"): _NONE} | usable
             self._syncing = True
             try:
-                set_options(card["cliche"], usable, prefer=chosen.name if chosen is not None else _NONE)
-                if chosen is not None and card["cliche"].value != chosen.name and chosen.name in usable.values():
-                    card["cliche"].value = chosen.name
+                # the model's choice, or "choose…": a card kept from the last contest must not show
+                # that contest's cliché as chosen (picking it again would change nothing)
+                want = chosen.name if chosen is not None else _NONE
+                set_options(card["cliche"], usable, prefer=want)
+                if card["cliche"].value != want and want in usable.values():
+                    card["cliche"].value = want
                 card["inappropriate"].value = contest.is_inappropriate(uid)
             finally:
                 self._syncing = False
@@ -496,7 +499,9 @@ class ContestTable(ComponentBase):
             self._show_error(RuleError(self._t("contest.both_sides")))
             return None
         result = self._run("start_contest", **args)
-        if result is not None:
+        if result is not None:  # the next contest starts from an empty form
             for box in self._setup_sides:
                 box.value = []
+            self._setup_name.value = ""
+            self._setup_single.value = False
         return result

@@ -267,3 +267,26 @@ def test_the_setup_forms_side_lists_have_headers():
     assert headers() == ["A 편", "B 편"]
     table.lang = "en"
     assert headers() == ["Side A", "Side B"]
+
+
+def test_the_next_contest_starts_from_an_empty_form_and_no_old_choice():
+    olaf = Character("Olaf", {"Viking": 4, "Cook": 2})
+    jack = Character("Jack", {"Pirate": 3})
+    actions = Actions.local(olaf, jack, dice=ScriptedDice([[6, 6, 6, 6], [1, 1, 1]] * 3))
+    table = ContestTable(actions=actions, lang="en")
+    table._setup_sides[0].value, table._setup_sides[1].value = [olaf.uid], [jack.uid]
+    table._setup_single.value = True
+    click(table._start)
+    card = table._cards[olaf.uid]["cliche"]
+    card.value = "Viking"  # Olaf picks his Viking
+    assert actions.contest.chosen(olaf.uid).name == "Viking"
+    click(table._roll)
+    assert actions.contest.status == "ended"
+    actions.act("close_contest")
+    assert table._setup_box.visible and not table._setup_single.value and table._setup_name.value == ""
+    assert table._setup_sides[0].value == [] and table._setup_sides[1].value == []
+    actions.act("start_contest", name="Again", side_a=[olaf.uid], side_b=[jack.uid])
+    assert actions.contest.chosen(olaf.uid) is None
+    assert card.value == "" and not card.disabled  # "choose…", not the last contest's Viking
+    card.value = "Viking"  # choosing it now is a real choice
+    assert actions.contest.chosen(olaf.uid).name == "Viking"
