@@ -113,8 +113,18 @@ def result_html(contest, t) -> str:
 
 
 def fate_html(contest, uid: str, t) -> str:
-    """The fate written for a loser, or that it is still owed."""
+    """The fate written for a loser, or that it is still owed -- and, after a veto, which fate the GM
+    vetoed, so the players who wrote it (and the loser) are told."""
     written = contest.fates.get(uid)
     if written:
         return esc(t("contest.fate_written", text=written))
+    vetoed = None
+    for event in contest.events:
+        if event.get("character") == uid and event["type"] == "fate_decided":
+            vetoed = None
+            last = event["text"]
+        elif event.get("character") == uid and event["type"] == "fate_vetoed":
+            vetoed = last
+    if vetoed is not None:
+        return f"<i>{esc(t('contest.fate_vetoed', text=vetoed))}</i>"
     return f"<i>{esc(t('contest.fate_owed'))}</i>"

@@ -188,6 +188,7 @@ def test_fates_and_recovery_at_the_end():
     assert "Marooned" in row["fate"].object and not row["veto"].disabled
     click(row["veto"])
     assert not contest.fates
+    assert "거부" in row["fate"].object and "Marooned" in row["fate"].object  # the players are told (Korean)
     assert table._recover_box.visible
     table._recover_char.value = viking.uid
     assert not table._recover.disabled
