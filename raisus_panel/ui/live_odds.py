@@ -15,7 +15,7 @@ from raisus_panel.rules import CharacterTeam, RuleError, odds
 
 from . import _derive as d
 from ._base import HTML, ComponentBase, esc, percent
-from ._charts import PALETTE, apply_fonts, push, round_axis
+from ._charts import PALETTE, FigurePane, apply_fonts, round_axis
 
 
 @dataclass(frozen=True)
@@ -140,7 +140,7 @@ class LiveOdds(ComponentBase):
     draws both chances over the rounds, beside the score chart: one row is streamed into
     :attr:`source` per new history point (the last row is patched when the odds change without a
     new point, e.g. after an approval); served, changes from elsewhere are applied on this session's
-    document.
+    document. Shown in several notebook outputs, each output gets a chart of its own.
 
     Parameters
     ----------
@@ -161,9 +161,8 @@ class LiveOdds(ComponentBase):
         self._last = None
         self._stale = True
         self._built_for = None
-        self._source = ColumnDataSource(data=self._empty())
         self._text = HTML(sizing_mode="stretch_width")
-        self._pane = pn.pane.Bokeh(sizing_mode="stretch_width", height=self.height)
+        self._pane = FigurePane(self._draw, sizing_mode="stretch_width", height=self.height)
         self.param.watch(lambda e: setattr(self._pane, "height", e.new), "height")
         self._layout = pn.Column(self._text, self._pane, sizing_mode="stretch_width")
 
@@ -176,7 +175,7 @@ class LiveOdds(ComponentBase):
     @property
     def source(self) -> ColumnDataSource:
         """The chart's data: ``x``, ``round``, ``p_win`` and ``p_next`` (NaN where unknown)."""
-        return self._source
+        return self._pane.sources["odds"]
 
     @staticmethod
     def _empty() -> dict:
@@ -207,47 +206,52 @@ class LiveOdds(ComponentBase):
             return
         if len(history) > self._n:
             for point in history[self._n:]:
-                self._source.stream(self._row(point, chances))
+                self._pane.stream("odds", self._row(point, chances))
             self._n, self._last = len(history), history[-1]
-            push(self._pane)
+            self._pane.push()
         elif self._n:
-            last = len(self._source.data["x"]) - 1
+            data = self.source.data
+            last = len(data["x"]) - 1
             new = (self._value(chances.p_win), self._value(chances.p_next))
-            old = (self._source.data["p_win"][last], self._source.data["p_next"][last])
+            old = (data["p_win"][last], data["p_next"][last])
             if not all(a == b or (math.isnan(a) and math.isnan(b)) for a, b in zip(new, old)):
-                self._source.patch({"p_win": [(last, new[0])], "p_next": [(last, new[1])]})
-                push(self._pane)
+                self._pane.patch("odds", {"p_win": [(last, new[0])], "p_next": [(last, new[1])]})
+                self._pane.push()
 
     def _rebuild(self, contest, history, chances) -> None:
         """Keep the rows of the points still in the history; rate the rest now."""
         self._stale = False
         kept = 0
+        old = self._pane.sources["odds"].data if self._pane.sources else self._empty()
         if contest is self._built_for:
-            kept = min(len(history), self._n, len(self._source.data["x"]))
+            kept = min(len(history), self._n, len(old["x"]))
             if history and kept and history[kept - 1] != self._last and kept == self._n:
                 kept -= 1
-        old = self._source.data
         data = {k: list(old[k][:kept]) for k in self._empty()}
         for point in history[kept:]:
             for k, v in self._row(point, chances).items():
                 data[k].extend(v)
         self._built_for = contest
-        self._source = ColumnDataSource(data=data)
         self._n = len(history)
         self._last = history[-1] if history else None
-        self._pane.object = self._figure(contest)
+        self._pane.draw({"odds": data})
 
-    def _figure(self, contest):
+    def _draw(self, columns):
+        """A figure over a new source holding ``columns`` (for :class:`FigurePane`)."""
+        sources = {"odds": ColumnDataSource(data=columns["odds"])}
+        return self._figure(sources["odds"]), sources
+
+    def _figure(self, source):
         t = self._t
         fig = figure(height=self.height, sizing_mode="stretch_width", tools="pan,wheel_zoom,reset,save",
                      title=t("odds.chart_title"), x_axis_label=t("chart.round"), y_axis_label=t("odds.axis"))
         fig.y_range.start, fig.y_range.end = 0, 1
         fig.yaxis.formatter = NumeralTickFormatter(format="0%")
         view = CDSView()  # glyphs added directly, on one view: fewer models on every served page
-        win = fig.add_glyph(self._source, Line(x="x", y="p_win", line_width=2, line_color=PALETTE[0]), view=view)
-        nxt = fig.add_glyph(self._source, Line(x="x", y="p_next", line_width=2, line_dash="dashed",
+        win = fig.add_glyph(source, Line(x="x", y="p_win", line_width=2, line_color=PALETTE[0]), view=view)
+        nxt = fig.add_glyph(source, Line(x="x", y="p_next", line_width=2, line_dash="dashed",
                                                line_color=PALETTE[1]), view=view)
-        dots = fig.add_glyph(self._source, Scatter(x="x", y="p_win", size=6, fill_color=PALETTE[0],
+        dots = fig.add_glyph(source, Scatter(x="x", y="p_win", size=6, fill_color=PALETTE[0],
                                                    line_color=PALETTE[0]), view=view)
         fig.add_tools(HoverTool(renderers=[dots], tooltips=[
             (t("chart.round"), "@round"), (t("odds.p_win_short"), "@p_win{0.0%}"),

@@ -11,7 +11,7 @@ from bokeh.plotting import figure
 
 from . import _derive as d
 from ._base import ComponentBase
-from ._charts import PALETTE, apply_fonts, push, round_axis
+from ._charts import PALETTE, FigurePane, apply_fonts, round_axis
 
 #: Between-round events that get a marker, and its shape.
 MARKERS = {
@@ -40,7 +40,8 @@ class ScoreChart(ComponentBase):
     (volunteer, disband, drop out, re-form, recovery). The figure is rebuilt only when the history
     shrinks (undo), a new series appears, the contest is replaced or the language changes. Hovering a
     point shows its round, score and dice faces. Served, changes from other sessions or threads are
-    applied on this session's own document (next tick); the watchers go when the session ends.
+    applied on this session's own document (next tick); the watchers go when the session ends. Shown
+    in several notebook outputs, each output gets a figure of its own, kept up to date alike.
 
     Parameters
     ----------
@@ -59,9 +60,7 @@ class ScoreChart(ComponentBase):
         self._last = None
         self._stale = True
         self._built_for = None
-        self._source = ColumnDataSource(data={"x": [], "round": [], "event": [], "faces": []})
-        self._events_source = ColumnDataSource(data=self._empty_events())
-        self._pane = pn.pane.Bokeh(sizing_mode="stretch_width", height=self.height)
+        self._pane = FigurePane(self._draw, sizing_mode="stretch_width", height=self.height)
         self.param.watch(lambda e: setattr(self._pane, "height", e.new), "height")
 
     def __panel__(self):
@@ -73,12 +72,12 @@ class ScoreChart(ComponentBase):
     @property
     def source(self) -> ColumnDataSource:
         """The data of the lines: ``x``, ``round``, ``event``, ``faces`` and one column per series."""
-        return self._source
+        return self._pane.sources["lines"]
 
     @property
     def events_source(self) -> ColumnDataSource:
         """The data of the between-round markers: ``x``, ``y``, ``round``, ``event``, ``marker``."""
-        return self._events_source
+        return self._pane.sources["events"]
 
     @property
     def figure(self):
@@ -143,13 +142,13 @@ class ScoreChart(ComponentBase):
 
     def _stream(self, contest, history) -> None:
         for i in range(self._n, len(history)):
-            self._source.stream(self._row(history[i]))
+            self._pane.stream("lines", self._row(history[i]))
             markers = self._marker_rows(i, history, contest)
             if markers["x"]:
-                self._events_source.stream(markers)
+                self._pane.stream("events", markers)
         self._n = len(history)
         self._last = history[-1]
-        push(self._pane)
+        self._pane.push()
 
     def _rebuild(self, contest) -> None:
         """A new figure and sources from the whole history."""
@@ -164,13 +163,16 @@ class ScoreChart(ComponentBase):
                 data[k].extend(v)
             for k, v in self._marker_rows(i, history, contest).items():
                 events[k].extend(v)
-        self._source = ColumnDataSource(data=data)
-        self._events_source = ColumnDataSource(data=events)
         self._n = len(history)
         self._last = history[-1] if history else None
-        self._pane.object = self._figure(contest)
+        self._pane.draw({"lines": data, "events": events})
 
-    def _figure(self, contest):
+    def _draw(self, columns):
+        """A figure over new sources holding ``columns`` (for :class:`FigurePane`)."""
+        sources = {name: ColumnDataSource(data=data) for name, data in columns.items()}
+        return self._figure(self._built_for, sources["lines"], sources["events"]), sources
+
+    def _figure(self, contest, source, events_source):
         t = self._t
         fig = figure(height=self.height, sizing_mode="stretch_width", tools="pan,wheel_zoom,reset,save",
                      title=contest.name if contest is not None else t("chart.no_contest"),
@@ -183,9 +185,9 @@ class ScoreChart(ComponentBase):
         items, dots = [], []
         for i, (key, col) in enumerate(self.columns().items()):
             color = PALETTE[i % len(PALETTE)]
-            line = fig.add_glyph(self._source, Step(x="x", y=col, mode="after", line_width=2, line_color=color),
+            line = fig.add_glyph(source, Step(x="x", y=col, mode="after", line_width=2, line_color=color),
                                  view=view)
-            dots.append(fig.add_glyph(self._source, Scatter(x="x", y=col, size=7, fill_color=color,
+            dots.append(fig.add_glyph(source, Scatter(x="x", y=col, size=7, fill_color=color,
                                                             line_color=color), view=view, name=labels[key]))
             items.append((labels[key], [line, dots[-1]]))
         if dots:
@@ -194,7 +196,7 @@ class ScoreChart(ComponentBase):
                 (t("chart.event"), "@event"), (t("chart.dice"), "@faces")]))
         if items:
             fig.add_layout(Legend(items=items, click_policy="hide"), "right")
-        marks = fig.add_glyph(self._events_source, Scatter(x="x", y="y", marker="marker", size=13, fill_color="white",
+        marks = fig.add_glyph(events_source, Scatter(x="x", y="y", marker="marker", size=13, fill_color="white",
                                                            line_color="black", line_width=1.5))
         fig.add_tools(HoverTool(renderers=[marks], tooltips=[
             (t("chart.round"), "@round"), (t("chart.event"), "@event")]))
