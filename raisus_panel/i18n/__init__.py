@@ -26,13 +26,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import warnings
 from functools import cache
 from importlib import resources
 
 import param
 
-__all__ = ["LANGUAGES", "DEFAULT_LANG", "I18nSettings", "catalog", "keys", "settings", "t", "translate"]
+__all__ = ["LANGUAGES", "DEFAULT_LANG", "I18nSettings", "catalog", "josa", "keys", "settings", "t", "translate"]
 
 #: The languages with a catalog, in the order a language picker shows them.
 LANGUAGES = ("ko", "en")
@@ -75,6 +76,37 @@ class I18nSettings(param.Parameterized):
 settings = I18nSettings(name="i18n_settings")
 
 
+#: A Korean particle written for both endings, as the catalog writes it after a ``{field}``.
+_PARTICLE = re.compile(r"([^\s])([\"'”’」』)\]]*)(은\(는\)|이\(가\)|을\(를\)|과\(와\)|와\(과\)|\(으\)로|이\(여\)|아\(야\))")
+#: particle -> (after a final consonant, after a vowel)
+_FORMS = {"은(는)": ("은", "는"), "이(가)": ("이", "가"), "을(를)": ("을", "를"), "과(와)": ("과", "와"),
+          "와(과)": ("과", "와"), "(으)로": ("으로", "로"), "이(여)": ("이여", "여"), "아(야)": ("아", "야")}
+
+
+def josa(text: str) -> str:
+    """Korean particles chosen by the syllable before them: "점수은(는)" -> "점수는", "검은(는)" -> "검은".
+
+    The catalogs write a particle after a ``{field}`` in both forms, since the value is not known
+    until the message is made. After a Hangul syllable the right form is chosen (a final consonant
+    or not; ``(으)로`` takes 로 after ㄹ too); closing quotes and brackets in between are skipped.
+    After anything else (Latin letters, digits) both forms stay, as they are never wrong.
+
+    Examples
+    --------
+    >>> josa("점수은(는) 0입니다. 바이킹을(를) 고르세요. 칼(으)로 벤다.")
+    '점수는 0입니다. 바이킹을 고르세요. 칼로 벤다.'
+    """
+    def choose(match: re.Match) -> str:
+        syllable, closing, particle = match.groups()
+        code = ord(syllable) - 0xAC00
+        if not 0 <= code < 11172:
+            return match.group(0)
+        final = code % 28
+        after_consonant = final != 0 and not (particle == "(으)로" and final == 8)  # 8: ㄹ
+        return syllable + closing + _FORMS[particle][0 if after_consonant else 1]
+    return _PARTICLE.sub(choose, text)
+
+
 def t(key: str, lang: str | None = None, **fmt) -> str:
     """The text for ``key`` in ``lang`` (default :data:`settings` ``.lang``), formatted with ``fmt``.
 
@@ -98,10 +130,10 @@ def t(key: str, lang: str | None = None, **fmt) -> str:
         text = next((catalog(o)[key] for o in LANGUAGES if key in catalog(o)), key)
     if fmt:
         try:
-            return text.format(**fmt)
+            text = text.format(**fmt)
         except (KeyError, IndexError, ValueError):
             return text
-    return text
+    return josa(text) if lang == "ko" else text
 
 
 def translate(message, lang: str | None = None) -> str:
@@ -121,6 +153,7 @@ def translate(message, lang: str | None = None) -> str:
     values = {name: translate(value, lang) if isinstance(getattr(value, "key", None), str) else value
               for name, value in fields.items()}
     try:
-        return t(key, lang).format(**values)
+        text = t(key, lang).format(**values)
     except (KeyError, IndexError, ValueError, AttributeError):  # a catalog out of step with the code
         return str(message)
+    return josa(text) if (lang or settings.lang) == "ko" else text

@@ -83,7 +83,7 @@ def test_a_rooms_refusals_are_korean_for_a_player():
     gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[pirate.uid])
     table = ContestTable(actions=Actions(ann), lang="ko")
     assert hint(table._roll) == "GM이 라운드를 열 때까지 기다리세요. 그 전에는 GM만 굴릴 수 있습니다."
-    assert hint(table._end) == "대결 일찍 끝내기은(는) GM만 할 수 있습니다."
+    assert hint(table._end) == "대결 일찍 끝내기는 GM만 할 수 있습니다."
     click(table._roll)  # pressed anyway: the room refuses
     assert table._error.visible and "GM이 라운드를 열 때까지" in table._error.object
     assert not ENGLISH.search(table._error.object)
