@@ -9,8 +9,8 @@ import param
 
 from raisus_panel.i18n import LANGUAGES
 from raisus_panel.room import RoomSession
-from raisus_panel.ui import (ActionCheckPanel, Actions, CharacterSheet, ContestTable, ContestView, LiveOdds, RoundLog,
-                             ScoreChart)
+from raisus_panel.ui import (ActionCheckPanel, Actions, CharacterSheet, ContestTable, ContestView, LiveOdds,
+                             PastContests, RoundLog, ScoreChart)
 from raisus_panel.ui._base import HTML, ComponentBase, esc, style
 
 _NEW = "__new__"
@@ -95,7 +95,8 @@ class RoomPage(ComponentBase):
             box.objects = [self._table, pn.Row(self._chart, self._odds, sizing_mode="stretch_width")]
         elif tab == "log":
             self._log = self._component(tab, RoundLog)
-            box.objects = [self._log]
+            self._past = self._component(tab, PastContests)  # closed contests stay readable
+            box.objects = [self._log, self._past]
         elif tab == "characters":
             self._roster = HTML(sizing_mode="stretch_width", css_classes=["raisus-roster"])
             box.objects = [self._roster]

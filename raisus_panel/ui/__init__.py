@@ -28,12 +28,13 @@ from .character_sheet import CharacterSheet
 from .contest_table import ContestTable
 from .contest_view import ContestView
 from .live_odds import Chances, LiveOdds, contest_chances
+from .past_contests import PastContests
 from .round_log import RoundLog
 from .score_chart import ScoreChart
 from .team_builder import TeamBuilder
 
 __all__ = [
     "ActionCheckPanel", "Actions", "CJK_FONT", "Chances", "CharacterSheet", "ContestTable",
-    "ContestView", "LiveOdds", "RoundLog", "ScoreChart", "TeamBuilder",
+    "ContestView", "LiveOdds", "PastContests", "RoundLog", "ScoreChart", "TeamBuilder",
     "apply_fonts", "contest_chances",
 ]

@@ -10,15 +10,15 @@ import pytest
 
 from raisus_panel import i18n, ui
 from raisus_panel.rules import Character, CharacterTeam, Contest, GruntMob, ScriptedDice
-from raisus_panel.ui import (ActionCheckPanel, CharacterSheet, Actions, ContestTable, LiveOdds,
+from raisus_panel.ui import (ActionCheckPanel, Actions, CharacterSheet, ContestTable, LiveOdds, PastContests,
                              RoundLog, ScoreChart, TeamBuilder)
 
 from .conftest import free_trio_vs_ogre, settle, watcher_count
 
-COMPONENTS = [ActionCheckPanel, CharacterSheet, ContestTable, LiveOdds, RoundLog, ScoreChart, TeamBuilder]
+COMPONENTS = [ActionCheckPanel, CharacterSheet, ContestTable, LiveOdds, PastContests, RoundLog, ScoreChart, TeamBuilder]
 
 
-@pytest.mark.parametrize("cls", [*COMPONENTS, ui.Actions, ui.Actions])
+@pytest.mark.parametrize("cls", [*COMPONENTS, ui.Actions])
 def test_every_public_parameter_has_a_doc(cls):
     for name, p in cls.param.objects("existing").items():
         if not name.startswith("_"):
