@@ -4,6 +4,9 @@ Notebooks are committed without outputs (a test checks that too) and executed he
 Jupyter kernel through nbclient, in a scratch directory, so a notebook that writes a file writes it
 there. The kernel finds ``raisus_panel`` through ``PYTHONPATH`` even when the project is not
 installed into the environment.
+
+After the last cell, the notebook's own kernel checks what a learner finds after Run All
+(``your_turn.py``): the exercises are left to play, and their seeds make the rule come up.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbclient import NotebookClient
+
+from .your_turn import CHECKS, NO_TABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -35,7 +40,13 @@ def _read(path):
 
 
 def test_there_are_notebooks():
-    assert len(NOTEBOOKS) >= 8, "the tutorials are missing"
+    assert len(NOTEBOOKS) >= 10, "the tutorials are missing"
+
+
+def test_every_table_is_checked_after_run_all():
+    stems = {p.stem for p in NOTEBOOKS}
+    assert stems - NO_TABLE <= set(CHECKS), f"add a check to your_turn.py for {sorted(stems - NO_TABLE - set(CHECKS))}"
+    assert set(CHECKS) <= stems, f"your_turn.py checks notebooks that do not exist: {sorted(set(CHECKS) - stems)}"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
@@ -51,7 +62,8 @@ def test_notebook_follows_the_tutorial_layout(path):
     nbformat.validate(nb)
     first = nb.cells[0]
     assert first.cell_type == "code" and "import panel as pn" in first.source \
-        and "pn.extension(" in first.source, "the first cell loads Panel"
+        and ("pn.extension(" in first.source or "raisus_panel.extension(" in first.source), \
+        "the first cell loads Panel"
     code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
     assert "settings.lang" in code, "a cell sets the widgets' language"
     text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
@@ -79,6 +91,9 @@ _WHERE = "import sys, raisus_panel; print(repr((sys.prefix, raisus_panel.__file_
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_runs(path, tmp_path):
     nb = _read(path)
+    if path.stem in CHECKS:
+        nb.cells.append(nbformat.v4.new_code_cell(
+            f"from tests.notebooks.your_turn import check\ncheck({path.stem!r}, globals())"))
     nb.cells.append(nbformat.v4.new_code_cell(_WHERE))
     env_before = os.environ.get("RAISUS_LANG")
     client = NotebookClient(nb, timeout=180, kernel_name="python3",
@@ -89,6 +104,8 @@ def test_notebook_runs(path, tmp_path):
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
               if o.get("output_type") == "error"]
     assert not errors, "\n".join(f"{e['ename']}: {e['evalue']}" for e in errors)
+    if path.stem in CHECKS:
+        assert f"checked {path.stem}" in str(nb.cells[-2].outputs), "the Run All check did not run"
     prefix, package = ast.literal_eval(nb.cells[-1].outputs[0]["text"])
     assert Path(prefix).resolve() == Path(sys.prefix).resolve(), "the kernel is not this environment's"
     assert Path(package).resolve().is_relative_to(ROOT), "the kernel imported raisus_panel from elsewhere"

@@ -1,0 +1,147 @@
+"""What a learner finds after Run All: checks run inside a tutorial's own kernel, after its last cell.
+
+Run All must not play the exercises: the "your turn" table of each tutorial is left as the learner
+should find it (nothing rolled, no team formed, no character saved), and its seed makes the
+notebook's rule actually come up when the learner does what the notebook says. Each check reads the
+notebook's variables, then plays the learner's clicks through the same commands the buttons send.
+
+``test_notebooks.test_notebook_runs`` appends ``check(<notebook stem>, globals())`` as a last cell
+of the notebook it executes; an assertion that fails shows as that cell's error.
+"""
+
+from __future__ import annotations
+
+import json
+
+from raisus_panel.rules import CharacterTeam
+
+#: The notebooks without a table to play (08 has sliders only).
+NO_TABLE = {"08_odds"}
+
+
+def _fresh(actions, game=None) -> None:
+    """Nothing has been played on this table since it was made."""
+    contest = actions.contest
+    if game is not None:
+        assert contest is game, "the learner's table shows another contest"
+    if contest is not None:
+        assert contest.status == "active" and contest.round == 0, \
+            f"Run All played the learner's contest ({contest.status}, round {contest.round})"
+        assert not [e for e in contest.events if e["type"] == "round_decided"], "a round was rolled"
+
+
+def check_00_quickstart(ns):
+    actions, game = ns["actions"], ns["game"]
+    _fresh(actions, game)
+    assert ns["practice"].round == 2, "the code demonstration plays its own contest"
+    assert actions.can("roll_round")
+    actions.act("roll_round")
+    assert game.round == 1
+
+
+def check_01_action_checks(ns):
+    table, panel = ns["table_actions"], ns["check_panel"]
+    assert table.checks == [], "Run All rolled a check on the learner's table"
+    assert len(ns["practice_actions"].checks) == 2
+    assert table.can("action_check", **panel.check_args())
+    panel.roll()
+    assert len(table.checks) == 1
+
+
+def check_02_contests_and_ties(ns):
+    actions, game, erik = ns["actions"], ns["game"], ns["erik2"]
+    _fresh(actions, game)
+    assert game.chosen(erik.uid) is None, "Erik's cliché is the learner's choice"
+    actions.act("choose", unit=erik.uid, cliche="바이킹")
+    actions.act("roll_round")
+    assert game.round == 1
+
+
+def check_03_inappropriate_cliches(ns):
+    actions, game = ns["actions"], ns["game"]
+    marta, king = ns["marta2"], ns["king2"]
+    _fresh(actions, game)
+    assert game.needs_approval(marta.uid), "an inappropriate cliché waits for the learner's approval"
+    assert actions.can("approve", unit=marta.uid)
+    assert not actions.can("roll_round"), "rolling is locked until the GM approves"
+    actions.act("approve", unit=marta.uid)
+    actions.act("roll_round")
+    assert king.cliche("마왕").current == 1, "with the notebook's seed Marta wins round 1 and deals 3"
+
+
+def check_04_single_roll_contests(ns):
+    actions, duel, billy = ns["actions"], ns["duel"], ns["billy"]
+    _fresh(actions, duel)
+    assert duel.single_roll
+    actions.act("roll_round")
+    decided = [e for e in duel.events if e["type"] == "round_decided"][-1]
+    assert len(decided["attempts"]) == 2, "with the notebook's seed the first roll is a tie"
+    assert duel.status == "ended" and duel.side_label(duel.winner) == billy.name
+    others = [c.uid for c in ns["people"][2:]]
+    assert actions.can("start_contest", name="다음", side_a=others[:1], side_b=others[1:], single_roll=True), \
+        "the New contest form opens the next one"
+
+
+def check_05_grunt_mobs(ns):
+    actions, game = ns["actions"], ns["game"]
+    knight, goblins = ns["knight2"], ns["goblins2"]
+    _fresh(actions, game)
+    assert goblins.cliches[0].current == 5 and game.needs_exchanges
+    actions.act("exchange", attacker=knight.uid, target=goblins.uid)
+    assert game.exchanges_this_round == 1
+
+
+def check_06_character_teams(ns):
+    actions, game = ns["actions"], ns["game"]
+    knight, viking, squire = ns["heroes"]
+    _fresh(actions, game)
+    assert not any(isinstance(unit, CharacterTeam) for unit in game.sides[0]), "the team is the learner's to form"
+    # what the notebook says to click: all three in the builder, their first clichés, Form the team
+    actions.act("form_team", members=[{"character": knight.uid, "cliche": "기사"},
+                                      {"character": viking.uid, "cliche": "바이킹"},
+                                      {"character": squire.uid, "cliche": "종자"}])
+    team = game.sides[0][0]
+    assert game.pool(team) == 6
+    actions.act("roll_round")
+    assert game.volunteer_window, "with the notebook's seed the Ogre wins round 1"
+    assert knight.cliche("기사").current == 3
+    assert actions.can("volunteer", member=viking.uid), "Volunteer is offered after the lost round"
+    actions.act("volunteer", member=viking.uid)
+    assert knight.cliche("기사").current == 4 and viking.cliche("바이킹").current == 0
+    assert game.pool(game.sides[0][0]) == 9, "revenge: 2 x 4 + the Squire's die"
+
+
+def check_07_tickets(ns):
+    actions, game, crowd = ns["actions"], ns["game"], ns["crowd"]
+    _fresh(actions, game)
+    assert actions.can("give_tickets"), "Give tickets is offered before the first roll"
+    actions.act("give_tickets")
+    assert all(any(c.temporary for c in unit.cliches) for unit in [*crowd, ns["rival"]])
+
+
+def check_09_save_replay_undo(ns):
+    actions, game = ns["actions"], ns["game"]
+    table, chart, log, message, load_save = ns["table"], ns["chart"], ns["log"], ns["message"], ns["load_save"]
+    _fresh(actions, game)
+    assert ns["practice"].round == 1, "the code demonstration rolled twice and undid once, on its own table"
+    old = actions
+    assert load_save(b'{"hello": "world"}') is None and message.visible, "a broken file is refused"
+    assert table.actions is old and game.round == 0, "a refused file changes nothing"
+    actions.act("choose", unit=game.sides[0][0].uid, cliche="바이킹")
+    actions.act("roll_round")
+    saved = table.actions.contest.to_json()
+    new = load_save(saved.encode("utf-8"))
+    assert new is not None and not message.visible
+    assert table.actions is new and chart.actions is new and log.actions is new, "the views move to the new table"
+    assert new.contest.round == 1 and new.contest.history == game.history
+    new.act("roll_round")
+    assert new.contest.round == 2 and game.round == 1, "play goes on at the new table; the old one keeps its state"
+
+
+CHECKS = {name.removeprefix("check_"): fn for name, fn in globals().items() if name.startswith("check_")}
+
+
+def check(notebook: str, ns: dict) -> str:
+    """Run the check of ``notebook`` (its file name without .ipynb) on the kernel's namespace ``ns``."""
+    CHECKS[notebook](ns)
+    return f"checked {notebook}"
