@@ -138,6 +138,26 @@ def check_09_save_replay_undo(ns):
     assert new.contest.round == 2 and game.round == 1, "play goes on at the new table; the old one keeps its state"
 
 
+def check_10_fates_and_recovery(ns):
+    actions, game = ns["actions"], ns["game"]
+    olaf, jack = ns["olaf2"], ns["jack2"]
+    _fresh(actions, game)
+    for _ in range(3):
+        actions.act("roll_round")
+    assert game.status == "ended" and game.winner == 0, "with the notebook's seed Olaf wins in three rounds"
+    assert olaf.cliche("바이킹").current == 2, "Jack wins round 1"
+    assert jack.uid in game.owed_fates
+    actions.act("decide_fate", character=jack.uid, text="상어 밥이 된다")
+    assert not actions.can("decide_fate", character=jack.uid, text="잠든다"), "written: veto first"
+    actions.act("veto_fate", character=jack.uid)
+    actions.act("decide_fate", character=jack.uid, text="탁자 밑에서 잠든다")
+    actions.act("recover", character=olaf.uid)
+    assert olaf.cliche("바이킹").current == 3
+    actions.act("close_contest")
+    actions.act("recover", character=jack.uid, amount=1)
+    assert jack.cliche("해적").current == 1
+
+
 CHECKS = {name.removeprefix("check_"): fn for name, fn in globals().items() if name.startswith("check_")}
 
 
