@@ -158,6 +158,20 @@ def check_10_fates_and_recovery(ns):
     assert jack.cliche("해적").current == 1
 
 
+def check_11_character_sheet(ns):
+    actions, sheet = ns["actions"], ns["sheet"]
+    assert sheet.character is None, "the learner's sheet is empty"
+    assert [c.name for c in actions.characters] == ["오우거"], "no character was saved for the learner"
+    assert not actions.can("save_character", data=sheet.draft()), "an empty sheet cannot be saved"
+    made = {"kind": "character", "name": "빌헬름", "cliches": [{"name": "기사", "rating": 3}]}
+    assert sheet.load_json(json.dumps(made, ensure_ascii=False))
+    mine = sheet.save()
+    assert mine is not None and sheet.character is mine and len(actions.characters) == 2
+    ogre = actions.characters[0]
+    actions.act("start_contest", name="결투", side_a=[mine.uid], side_b=[ogre.uid])
+    assert not actions.can("save_character", data=sheet.draft()), "locked while in the contest"
+
+
 CHECKS = {name.removeprefix("check_"): fn for name, fn in globals().items() if name.startswith("check_")}
 
 
