@@ -40,7 +40,7 @@ def _read(path):
 
 
 def test_there_are_notebooks():
-    assert len(NOTEBOOKS) >= 12, "the tutorials are missing"
+    assert len(NOTEBOOKS) >= 13, "the tutorials are missing"
 
 
 def test_every_table_is_checked_after_run_all():

@@ -172,6 +172,31 @@ def check_11_character_sheet(ns):
     assert not actions.can("save_character", data=sheet.draft()), "locked while in the contest"
 
 
+def check_12_ipywidgets(ns):
+    import ipywidgets
+    import panel as pn
+
+    actions, sheets, tabs = ns["actions"], ns["sheets"], ns["tabs"]
+    who, rating, language, settings = ns["who"], ns["rating"], ns["language"], ns["settings"]
+    assert isinstance(ns["wrapped"], ipywidgets.DOMWidget)
+    assert isinstance(pn.ipywidget(sheets[0]), ipywidgets.DOMWidget)
+    assert len(tabs.children) == 3 and all(isinstance(w, ipywidgets.DOMWidget) for w in tabs.children)
+    olaf = ns["party"][0]
+    assert olaf.cliches[0].rating == 4, "Run All changed no rating on the learner's table"
+    who.value = olaf.uid
+    rating.value = 6
+    assert olaf.cliche("바이킹").rating == 6 and olaf.cliche("바이킹").current == 6
+    assert sheets[0].draft()["cliches"][0]["rating"] == 6, "the sheet in the tab follows the table"
+    before = settings.lang
+    language.value = "en"
+    try:
+        assert settings.lang == "en"
+        settings.lang = "ko"
+        assert language.value == "ko", "the ipywidgets control follows the Param model"
+    finally:
+        settings.lang = before
+
+
 CHECKS = {name.removeprefix("check_"): fn for name, fn in globals().items() if name.startswith("check_")}
 
 
