@@ -1,0 +1,237 @@
+"""Loading Panel in a notebook for raisus_panel: offline, and with outputs that stay in step with the kernel.
+
+Call :func:`extension` (exported as ``raisus_panel.extension``) at the top of a notebook instead of
+``pn.extension()``. See its docstring for what it does beyond Panel's own.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import logging
+import uuid
+
+import panel as pn
+from pyviz_comms import JupyterComm
+
+from raisus_panel import i18n
+
+__all__ = ["extension", "fix_panel", "NO_ECHO_JS", "OrderedComm"]
+
+log = logging.getLogger(__name__)
+
+#: The Panel versions whose notebook comm the shims below were written for and tested with.
+PANEL_TESTED = ("1.9",)
+
+#: Panel's notebook comm sends every change of a page's Bokeh document back to the kernel -- also
+#: the changes the page has just applied from the kernel's own messages (Panel 1.9's
+#: ``CommManager._document_changed`` does not skip events whose ``sync`` is false, as BokehJS's own
+#: ``ClientSession`` does). The kernel then applies its own earlier values again: streamed rows
+#: twice (a chart's data in the kernel grows extra rows), stale labels and tooltips over newer
+#: ones, and full copies of models it has already replaced (``failed to validate ...``,
+#: ``reference ... isn't known``). This shim makes the page send only what happened in the page.
+#: It patches the class once per page; upstream lacks the filter (tests/jupyterlab checks the
+#: installed Panel still does, and fails when the shim is no longer needed).
+NO_ECHO_JS = """
+(function () {
+  const CM = window.Bokeh && window.Bokeh.Models && window.Bokeh.Models.get
+    ? window.Bokeh.Models.get("panel.models.comm_manager.CommManager") : undefined;
+  if (CM === undefined || CM === null) return false;
+  const proto = CM.prototype;
+  if (!proto.__raisus_no_echo && typeof proto._document_changed === "function") {
+    const forward = proto._document_changed;
+    proto._document_changed = function (event) {
+      if (event.sync === false) return;  // applied from the kernel: it knows already
+      return forward.call(this, event);
+    };
+    proto.__raisus_no_echo = true;
+  }
+  return true;
+})()
+"""
+
+#: Waits for BokehJS and Panel to load in the page (the load output runs asynchronously), then
+#: installs :data:`NO_ECHO_JS` and hides the "run the notebook" notice.
+_READY_JS = """
+(function () {
+  const notice = document.getElementById(%(id)s);
+  let tries = 0;
+  function ready() {
+    if (%(shim)s) {
+      if (notice) notice.style.display = "none";
+      return;
+    }
+    if (++tries < 1200) setTimeout(ready, 50);  // a minute at most: then the notice stays
+  }
+  ready();
+})();
+"""
+
+
+class _Waiting:
+    """Stands in for an :class:`OrderedComm`'s Jupyter comm until the page opens it: keeps what is sent."""
+
+    def __init__(self, owner: "OrderedComm"):
+        self._owner = owner
+
+    def __bool__(self) -> bool:
+        return True  # Panel's push() defers a message while the comm is falsy: never defer
+
+    def send(self, data=None, metadata=None, buffers=None) -> None:
+        self._owner._queue.append((data, metadata, list(buffers or [])))
+
+    def close(self) -> None:
+        self._owner._queue.clear()
+
+    def on_msg(self, callback) -> None:  # pragma: no cover - Panel only sends on a server comm
+        pass
+
+
+class OrderedComm(JupyterComm):
+    """The kernel's end of one notebook output's comm, which delivers every message in order.
+
+    The page opens an output's comm some time after it received the output -- in a Run All, only
+    after later cells have run. Until then Panel 1.9's ``push`` (``panel/io/notebook.py``) defers
+    each message on a timer of its own and sends a message made after the comm opened at once, so
+    the page can get a change before an earlier one: BokehJS refuses a patch that names models
+    made in a message it has not had yet (``reference ... isn't known``) and drops it, and the late
+    message then puts older values back (a table left at round 1). Upstream lacks an order per comm.
+    This comm is never falsy, so ``push`` always sends; what is sent before the page opened it is
+    kept and sent, in order, as soon as it opens (:meth:`init`, which Panel calls then).
+    """
+
+    def __init__(self, *args, **kwargs):
+        self._queue: list[tuple] = []
+        self._opened = None
+        super().__init__(*args, **kwargs)
+
+    @property
+    def _comm(self):
+        return self._opened if self._opened is not None else _Waiting(self)
+
+    @_comm.setter
+    def _comm(self, comm) -> None:
+        self._opened = comm
+
+    def init(self) -> None:
+        if self._opened is not None:
+            return
+        super().init()
+        queued, self._queue = self._queue, []
+        for data, metadata, buffers in queued:
+            self._opened.send(data, metadata=metadata, buffers=buffers)
+
+
+def _order_comms() -> bool:
+    """Make Panel's notebook outputs use :class:`OrderedComm` (once; False on an untested Panel)."""
+    from panel.io import notebook
+
+    manager = notebook.JupyterCommManagerBinary
+    if manager.server_comm is OrderedComm:
+        return True
+    if not pn.__version__.startswith(PANEL_TESTED) or manager.server_comm is not JupyterComm:
+        log.warning("raisus_panel's notebook comm fixes were written for Panel %s, not %s: not applied",
+                    "/".join(PANEL_TESTED), pn.__version__)
+        return False
+    manager.server_comm = OrderedComm
+    return True
+
+
+def _stylesheets_per_document() -> bool:
+    """Make Panel look style sheets up per document in notebooks (once; False on an untested Panel).
+
+    Panel 1.9 turns a style sheet's URL into a Bokeh model through a cache of the *current*
+    document (``Syncable._process_param_change``, ``panel/reactive.py``), also when it makes or
+    changes the models of other documents. A click in one notebook output sets that output as
+    the current document; a view shown in several outputs then gives the other outputs that
+    output's style sheet models, and Bokeh refuses ("Models must be owned by only a single
+    document"): the click fails, and that output breaks for good. Upstream lacks a cache keyed by
+    the document being updated. In a notebook's document (no server session) the lookup here runs
+    with no current document, so each model gets style sheets of its own, which Panel then shares
+    only within that model's document (``Reactive._get_properties``). Served pages are unchanged.
+    """
+    from panel.io.state import state
+    from panel.reactive import Syncable
+
+    original = Syncable.__dict__["_process_param_change"]
+    if getattr(original, "raisus_original", None) is not None:
+        return True
+    if not pn.__version__.startswith(PANEL_TESTED) or not hasattr(state, "_curdoc"):
+        return False
+
+    def _process_param_change(self, params):
+        doc = state._curdoc.get()
+        if "stylesheets" not in params or doc is None or getattr(doc, "session_context", None) is not None:
+            return original(self, params)
+        token = state._curdoc.set(None)
+        try:
+            return original(self, params)
+        finally:
+            state._curdoc.reset(token)
+
+    _process_param_change.raisus_original = original
+    Syncable._process_param_change = _process_param_change
+    return True
+
+
+def fix_panel() -> bool:
+    """Apply raisus_panel's fixes of Panel's notebook plumbing (:class:`OrderedComm`, style sheets
+    per document); :func:`extension` calls it. True if Panel is a version they were tested with."""
+    return all([_order_comms(), _stylesheets_per_document()])
+
+
+def _notice_html() -> str:
+    """The notice shown until BokehJS and Panel are loaded, and the script that hides it."""
+    element = f"raisus-notice-{uuid.uuid4().hex}"
+    texts = "<br>".join(html.escape(i18n.t("notebook.run_first", lang)) for lang in i18n.LANGUAGES)
+    script = _READY_JS % {"id": json.dumps(element), "shim": NO_ECHO_JS.strip()}
+    return (f'<div id="{element}" class="raisus-notice" style="padding: 0.5em 0.8em; border-left: 4px solid '
+            f'#d9a400; background: #fff8e1; color: #4a3800; font-family: sans-serif;">{texts}</div>'
+            f"<script>{script}</script>")
+
+
+def extension(*args, **kwargs) -> None:
+    """Load Panel for raisus_panel in a notebook: ``raisus_panel.extension()`` in the first cell.
+
+    Beyond ``pn.extension(*args, **kwargs)``:
+
+    * **Offline.** BokehJS, Panel's JavaScript and their style sheets are inlined into the
+      notebook (``inline=True`` unless given) instead of being loaded from a CDN, so the notebook
+      works without internet access.
+    * **Outputs that stay in step with the kernel.** The kernel sends each output its changes in
+      the order they happened, also those made before the page opened the output's comm (see
+      :class:`OrderedComm`), and the page sends the kernel only the changes made in the page, not
+      the ones it received from the kernel (see :data:`NO_ECHO_JS`). Without these, a view could
+      freeze or go back to older values after a few commands, and the kernel's copy of a chart
+      got extra rows and buttons old labels. A click in any output works however many outputs
+      show the same view (style sheets are made per output, see :func:`fix_panel`).
+    * **A notice instead of blank space.** A saved notebook opened without a running kernel, or
+      not trusted, shows no interactive views. Its first output then says, in Korean and English,
+      to run the notebook (Run All); once BokehJS and Panel are loaded a small script hides it.
+
+    Outside IPython (``panel serve``), this is ``pn.extension(*args, **kwargs)`` with inline
+    resources.
+
+    Parameters
+    ----------
+    *args, **kwargs
+        Passed on to ``pn.extension`` (extensions to load, ``design=``, ``inline=False`` to load
+        from the CDN again, ...).
+
+    Examples
+    --------
+    >>> import raisus_panel
+    >>> raisus_panel.extension()  # doctest: +SKIP
+    """
+    kwargs.setdefault("inline", True)
+    pn.extension(*args, **kwargs)
+    fix_panel()
+    try:
+        from IPython import get_ipython
+        from IPython.display import HTML, display
+    except ImportError:  # pragma: no cover - IPython comes with every notebook
+        return
+    shell = get_ipython()
+    if shell is None or getattr(shell, "kernel", None) is None:
+        return
+    display(HTML(_notice_html()))
