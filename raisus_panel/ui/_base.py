@@ -29,8 +29,6 @@ from .actions import Actions
 #: that html.escape makes (``&amp;``, ``&lt;``, ``&gt;``).
 _MD_PUNCTUATION = "[" + re.escape(string.punctuation.replace("&", "").replace(";", "")) + "]"
 _MD_SPECIAL = re.compile(f"({_MD_PUNCTUATION})")
-#: What :func:`md_esc` put a backslash before.
-_MD_ESCAPED = re.compile(rf"\\({_MD_PUNCTUATION})")
 
 
 def esc(text) -> str:
@@ -142,7 +140,7 @@ def hint(button) -> str | None:
     tip = button.description
     if isinstance(tip, Tooltip):
         return tip.content
-    return None if tip is None else html.unescape(_MD_ESCAPED.sub(r"\1", tip))
+    return tip
 
 
 def set_objects(layout, objects) -> None:
@@ -421,8 +419,9 @@ class ComponentBase(pn.viewable.Viewer):
 
         Served, a button keeps one tooltip model whose text changes: a new model would make Bokeh
         walk the page's whole document again on every update. In a notebook a component may be shown
-        in several outputs (documents), which must not share a model, so it gets Panel's usual
-        description -- Markdown, escaped to show verbatim.
+        in several outputs (documents), which must not share a model, so the tooltip is given as
+        plain text, from which Panel makes each output's button a tooltip model of its own (a
+        button's ``description`` is shown as text, not as Markdown).
         """
         current = button.description
         if _batch.served(self._doc):
@@ -431,8 +430,8 @@ class ComponentBase(pn.viewable.Viewer):
                     current.content = text
                 return
             button.description = Tooltip(content=text, position="right", stylesheets=[_TOOLTIP_CSS])
-        elif current != md_esc(text):
-            button.description = md_esc(text)
+        elif current != text:
+            button.description = text
 
     def _run(self, command: str, /, **args):
         """Give a command; show a refusal in place (nothing changed) and return None, else the result."""
