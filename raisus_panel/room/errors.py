@@ -29,6 +29,14 @@ class RoomChanged(RuleError):
     """The room changed elsewhere while this command ran; the room was refreshed, nothing applied."""
 
 
+class StaleCommand(RuleError):
+    """The command was decided on an older state of the room than the one it would change now.
+
+    Someone else (or the same person's earlier click) moved the game on after the page showed what
+    the command was decided on; nothing was applied, and the message says what happened.
+    """
+
+
 class RoomFileError(SaveFileError):
     """A room export that cannot be imported: not JSON, not ours, another version, or damaged.
 

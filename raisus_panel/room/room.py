@@ -31,6 +31,7 @@ from .events import stamp, visible_to
 from .permissions import authorize
 from .projection import RoomState, apply_event, effective, project, round_open_of
 from .roles import Actor, PermissionDenied
+from .stale import NOT_UNDONE, NOT_UNDONE_COMMANDS, check_seen_seq, stale_refusal
 from .store import Store, check_room_id
 
 log = logging.getLogger(__name__)
@@ -40,10 +41,6 @@ ROOM_FORMAT = "raisus_panel/room"
 ROOM_FORMAT_VERSION = 1
 
 _COMMAND_ID = re.compile(r"[\x21-\x7e]{1,128}")
-#: Events that ``undo`` never takes back: they are not moves of the game.
-_NOT_UNDONE = {"room_created", "player_joined"}
-#: Commands that ``undo`` never takes back: bringing a notebook's objects to its table is no move either.
-_NOT_UNDONE_COMMANDS = {"adopt"}
 
 Subscriber = Callable[[list[dict]], None]
 
@@ -210,7 +207,7 @@ class Room(param.Parameterized):
 
     # --------------------------------------------------------------------------- commands --
     def apply(self, actor: Actor, name: str, args: dict | None = None,
-              command_id: str | None = None) -> list[dict]:
+              command_id: str | None = None, seen_seq: int | None = None) -> list[dict]:
         """Run one command for ``actor`` and return the events it made.
 
         Parameters
@@ -224,6 +221,11 @@ class Room(param.Parameterized):
         command_id
             An id for this request. Sending the same id again (a double click, a resend after a lost
             answer) returns the first answer's events without applying anything again.
+        seen_seq
+            The room's :attr:`seq` as the person's page showed it when they clicked: the state the
+            command was decided on. A state-bound command (``roll_round``, ``undo``, ...: see
+            :mod:`.stale`) is refused if the room moved on since then in a way that matters to it.
+            None means the state the command meets (a script, a notebook cell).
 
         Returns
         -------
@@ -234,6 +236,8 @@ class Room(param.Parameterized):
         ------
         PermissionDenied
             The actor's role does not allow it. Nothing changed.
+        StaleCommand
+            It was decided on an older state (someone rolled that round already, ...). Nothing changed.
         RuleError
             The rules refuse it, or the store could not save it. Nothing changed.
         """
@@ -246,6 +250,12 @@ class Room(param.Parameterized):
                     raise RuleError("That command id was already used by someone else: send a new one.",
                                     key="error.room.command_id_taken")
                 return copy.deepcopy(events)
+            # before the role check: "round 3 was already rolled by Ann" explains a refusal better
+            # than "the round is closed", and it names only what the actor may see
+            stale = stale_refusal(self._events, actor, name, check_seen_seq(seen_seq, len(self._events)),
+                                  self._state.players) if isinstance(actor, Actor) else None
+            if stale is not None:
+                raise stale
             authorize(self._state, actor, name, args)
             try:
                 if name == "undo":
@@ -352,7 +362,7 @@ class Room(param.Parameterized):
         """The events of the last command that undo would take back; RuleError if there is none."""
         alive = effective(self._events)
         for i in range(len(alive) - 1, -1, -1):
-            if alive[i]["type"] not in _NOT_UNDONE and alive[i]["command"] not in _NOT_UNDONE_COMMANDS:
+            if alive[i]["type"] not in NOT_UNDONE and alive[i]["command"] not in NOT_UNDONE_COMMANDS:
                 cmd = alive[i]["cmd_id"]
                 return [e for e in alive if e["cmd_id"] == cmd]
         raise RuleError("Nothing to undo.", key="error.room.nothing_to_undo")

@@ -51,9 +51,14 @@ class RoomSession:
         """This session's role."""
         return self.actor.role
 
-    def act(self, command: str, /, command_id: str | None = None, **args) -> list[dict]:
-        """Run ``command`` with keyword arguments as this session's actor (see :meth:`Room.apply`)."""
-        return self.room.apply(self.actor, command, args, command_id=command_id)
+    def act(self, command: str, /, command_id: str | None = None, seen_seq: int | None = None,
+            **args) -> list[dict]:
+        """Run ``command`` with keyword arguments as this session's actor (see :meth:`Room.apply`).
+
+        ``seen_seq`` is the room's ``seq`` as this person's page showed it when they clicked: a
+        state-bound command decided on an older state is refused (:class:`~.errors.StaleCommand`).
+        """
+        return self.room.apply(self.actor, command, args, command_id=command_id, seen_seq=seen_seq)
 
     def why_not(self, command: str, /, **args) -> str | None:
         """Why ``command`` would be refused now (the message), or None if it looks allowed.
@@ -159,9 +164,10 @@ class LocalRoom(Room):
         #: The GM's session: what a notebook acts through.
         self.session = RoomSession(self, Actor.gm())
 
-    def act(self, command: str, /, command_id: str | None = None, **args) -> list[dict]:
+    def act(self, command: str, /, command_id: str | None = None, seen_seq: int | None = None,
+            **args) -> list[dict]:
         """Run ``command`` as the GM (same as ``self.session.act``)."""
-        return self.session.act(command, command_id=command_id, **args)
+        return self.session.act(command, command_id=command_id, seen_seq=seen_seq, **args)
 
     # ------------------------------------------------------------------------------ adopt --
     def adopt(self, *objects: Character | CharacterTeam | Contest) -> None:

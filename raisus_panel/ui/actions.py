@@ -26,16 +26,39 @@ import weakref
 
 import panel as pn
 import param
+from bokeh.core.properties import Int
+from bokeh.document import Document
+from bokeh.model import DataModel
+from bokeh.models import CustomJS
 
 from raisus_panel.room import LocalRoom, RoomSession
 from raisus_panel.rules import Character, Contest, CharacterTeam, RuleError
 from raisus_panel.rules.dice import DiceSource
 
+from . import _batch
 from . import _derive as d
 
 __all__ = ["Actions"]
 
 log = logging.getLogger(__name__)
+
+
+class SeenSeq(DataModel):
+    """What a served page has shown: the room's ``seq`` its last update carried, and the browser's receipt.
+
+    The server sets ``shown`` in the page's own update batch, with the changes that show that state;
+    the browser copies it to ``ack`` as soon as it has applied them (a callback in the page). Because a
+    browser sends its messages in order, a click the server receives after an ``ack`` was made on a page
+    that showed that state, and a click sent before it (while the new state was on its way) carries the
+    older ``ack``: what the person saw when they clicked, whatever the server knew by then.
+    """
+
+    shown = Int(default=0, help="The room's seq as of the page's last update batch (set by the server).")
+    ack = Int(default=0, help="The seq the browser has shown (set by the browser; read at a click).")
+
+
+#: Run in the browser when ``shown`` arrives (and when the page is ready): the page now shows it.
+_ACK = "seen.ack = seen.shown"
 
 
 class Actions(param.Parameterized):
@@ -89,6 +112,16 @@ class Actions(param.Parameterized):
         role = session.actor.role.value
         super().__init__(role=role, **params)
         self._watchers = []
+        self._disposed = False
+        self._seen = None
+        doc = pn.state.curdoc
+        if _batch.served(doc) and isinstance(doc, Document):
+            self._doc = doc
+            self._seen = SeenSeq(shown=room.seq, ack=room.seq)
+            tell = CustomJS(args={"seen": self._seen}, code=_ACK)
+            self._seen.js_on_change("shown", tell)
+            doc.js_on_event("document_ready", tell)  # changes made before the page connected
+            doc.add_root(self._seen)
         self._mirror()
         # weakly held: an adapter nobody uses any more is collected and stops mirroring
         mirror = weakref.WeakMethod(self._mirror)
@@ -104,8 +137,7 @@ class Actions(param.Parameterized):
         self._watchers.append((room, room.param.watch(relay, ["contest", "characters", "checks", "seq",
                                                               "round_open"])))
         # served: stop mirroring when the browser tab closes
-        doc = pn.state.curdoc
-        if doc is not None and getattr(doc, "session_context", None) is not None:
+        if _batch.served(doc):
             pn.state.on_session_destroyed(lambda ctx: self.dispose())
 
     @classmethod
@@ -150,14 +182,37 @@ class Actions(param.Parameterized):
             changes["seq"] = room.seq
         if changes:
             self.param.update(**changes)
+        if self._seen is not None and self._seen.shown != self.seq:
+            # the page shows the new state in its next batch: ``shown`` goes with it
+            _batch.schedule(self._doc, self, self._show_seq)
+
+    def _show_seq(self) -> None:
+        """On the page's document, in its update batch: the page now shows ``seq``."""
+        self._seen.shown = self.seq
+
+    @property
+    def seen_seq(self) -> int:
+        """The room's sequence number as the person's page shows it: what a click is decided on.
+
+        Sent with every command. In a notebook (or any unserved use) it is :attr:`seq`; served, it
+        is what the browser confirmed it has shown, so a click made while a newer state was on its
+        way to the page names the older state it was made on.
+        """
+        if self._seen is None:
+            return self.seq
+        return min(int(self._seen.ack), self.seq)
 
     def act(self, command: str, /, **args):
         """Give ``command`` to the room as this session; RuleError when refused (nothing changes).
 
+        The command names the room state the page showed when the person clicked (``seen_seq``), so
+        one decided on a state the room has since left is refused with what happened ("round 3 was
+        already rolled by Ann") instead of answering the new state.
+
         Returns the saved character for ``save_character``, the check's record for
         ``action_check``, else the room's new events.
         """
-        events = self._session.act(command, **args)
+        events = self._session.act(command, seen_seq=self.seen_seq, **args)
         if command == "action_check":  # the room's record of it, as ``checks`` holds it
             seq = next(e["seq"] for e in events if e["type"] == "action_checked")
             return next(c for c in self._session.checks if c["seq"] == seq)
@@ -201,6 +256,7 @@ class Actions(param.Parameterized):
 
     def dispose(self) -> None:
         """Stop mirroring the room (call when the browser tab closes)."""
+        self._disposed = True
         for obj, watcher in self._watchers:
             obj.param.unwatch(watcher)
         self._watchers = []
