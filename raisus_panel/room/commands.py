@@ -9,6 +9,7 @@ on the live :class:`~raisus_panel.rules.Contest`, which rolls, records and rolls
 from __future__ import annotations
 
 import re
+import unicodedata
 import uuid
 from collections.abc import Callable
 
@@ -156,8 +157,25 @@ def _no_temporary(char: Character) -> None:
 
 
 # ----------------------------------------------------------------------------- room commands --
+def name_key(name: str) -> str:
+    """What makes two names the same to people reading them: case, width and spacing aside."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether people would read ``a`` and ``b`` as the same name ("서연" and " 서연", "Ann" and "ANN")."""
+    return name_key(a) == name_key(b)
+
+
 def plan_join(state: RoomState, actor: Actor, args: dict, **_) -> list[dict]:
     name = clean_name(args.get("name") or actor.name, Phrase("player name", "term.player_name"))
+    # a name tells players apart at the table (presence, owners, the log): a second one is refused,
+    # so the person chooses how they differ ("서연 K") instead of getting a number they did not pick
+    taken = next((n for pid, n in state.players.items() if same_name(n, name) and pid != actor.player_id), None)
+    if taken is not None:
+        raise RuleError(f"A player called {taken} is already in this room: add something to your name "
+                        f"(an initial, a nickname) so people can tell you apart.", key="error.room.name_taken",
+                        name=taken)
     requested = args.get("player_id")
     if actor.role is Role.PLAYER and actor.player_id:
         if requested not in (None, actor.player_id):

@@ -2,13 +2,21 @@
 
 A served Panel app runs its script once per browser tab, so shared rooms must not be created there:
 they live in a :class:`RoomRegistry` kept in this module (:func:`get_registry`), loaded lazily
-from the store the first time a link points at them.
+from the store the first time a link points at them, and dropped from memory again once no
+session uses them (the store keeps them; the next link loads them again).
+
+The GM manages the links from the room: reissue the invitation and the spectators' link, revoke a
+player's personal link, replace the GM link. A link that stops working closes the pages opened with
+it (:class:`LinkSession`), and opening it again says why.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,8 +24,9 @@ from raisus_panel.rules import RuleError
 from raisus_panel.rules.errors import Phrase
 from raisus_panel.rules.validation import clean_name
 
-from .commands import new_player_id
+from .commands import new_player_id, same_name
 from .errors import StoreError, UnknownRoom
+from .limits import CreationQuota, Limits, too_large
 from .roles import Actor, PermissionDenied, Role
 from .room import Room, create_in_store
 from .session import RoomSession
@@ -26,7 +35,103 @@ from .store import MemoryStore, Store
 from .tokens import hash_token, matches, new_token, token_room
 from .transfer import import_room
 
+log = logging.getLogger(__name__)
+
 _GM_NAME = Phrase("GM's name", "term.gm_name")
+#: How many replaced link hashes a room remembers, to tell their holders why they no longer work.
+_RETIRED_KEPT = 50
+
+
+def _revoked() -> PermissionDenied:
+    return PermissionDenied("The GM removed you from this room: this link no longer works.",
+                            key="error.link.revoked")
+
+
+def _replaced() -> PermissionDenied:
+    return PermissionDenied("The GM replaced this link: ask the GM for the new one.", key="error.link.replaced")
+
+
+def _size(text, most: int) -> int:
+    """The size of a file's content in bytes (only as exact as needed to compare with ``most``)."""
+    if isinstance(text, (bytes, bytearray)):
+        return len(text)
+    if isinstance(text, str):
+        return len(text) if len(text) > most else len(text.encode("utf-8", "surrogatepass"))
+    return 0
+
+
+class LinkSession(RoomSession):
+    """A served person's session, opened with a link; closed when the GM revokes or replaces that link.
+
+    ``credential`` names the link: ``"gm"``, ``"spectator"`` or ``"player:<player id>"``. A closed
+    session refuses every command with :attr:`closed` (the reason), and tells the callbacks given to
+    :meth:`on_close` once -- a page shows the reason and lets go of the room.
+    """
+
+    def __init__(self, room: Room, actor: Actor, credential: str, registry: "RoomRegistry | None" = None):
+        super().__init__(room, actor)
+        self.credential = credential
+        #: The registry that opened it: where its GM manages the room's links.
+        self.registry = registry
+        #: Why this session was closed (a PermissionDenied), or None while it is open.
+        self.closed: PermissionDenied | None = None
+        self._on_close: list[Callable[[PermissionDenied], None]] = []
+        self._presence: set[str] = set()
+        self._lock = threading.Lock()
+
+    def connect(self, session_id: str) -> None:
+        """Show this session as present (not once it is closed)."""
+        if self.closed is None:
+            self._presence.add(str(session_id))
+            super().connect(session_id)
+
+    def disconnect(self, session_id: str) -> None:
+        self._presence.discard(str(session_id))
+        super().disconnect(session_id)
+
+    def on_close(self, callback: Callable[[PermissionDenied], None]) -> Callable[[], None]:
+        """Call ``callback(reason)`` when this session is closed (at once if it is); returns a remover.
+
+        The callback runs on the thread that closes the session (the GM's click): it must only
+        schedule its page's change, as room subscribers do.
+        """
+        with self._lock:
+            reason = self.closed
+            if reason is None:
+                self._on_close.append(callback)
+        if reason is not None:
+            callback(reason)
+
+        def remove() -> None:
+            with self._lock:
+                if callback in self._on_close:
+                    self._on_close.remove(callback)
+        return remove
+
+    def close(self, reason: PermissionDenied) -> None:
+        """Close the session for ``reason`` (a second close does nothing)."""
+        with self._lock:
+            if self.closed is not None:
+                return
+            self.closed = reason
+            callbacks, self._on_close = self._on_close, []
+            present, self._presence = self._presence, set()
+        for session_id in present:
+            self.room.disconnect(session_id)
+        for callback in callbacks:
+            try:
+                callback(reason)
+            except Exception:  # one broken page must not stop the GM's click
+                log.exception("a closed session's callback failed")
+
+    def act(self, command: str, /, command_id: str | None = None, seen_seq: int | None = None,
+            **args) -> list[dict]:
+        if self.closed is not None:
+            raise self.closed
+        return super().act(command, command_id=command_id, seen_seq=seen_seq, **args)
+
+    def why_not_error(self, command: str, /, **args):
+        return self.closed if self.closed is not None else super().why_not_error(command, **args)
 
 
 @dataclass(frozen=True)
@@ -58,17 +163,28 @@ class RoomRegistry:
     dice_factory
         Makes the dice source of each room loaded or created (seeded from the OS by default). Also
         an attribute: a test or a demo may set it to play rooms on known dice.
+    limits
+        The largest room file and how many rooms may be made (:class:`~.limits.Limits`).
 
     Notes
     -----
     Link hashes live in the store's room metadata under ``"auth"``, never in the event log, so an
     exported room carries no credentials and an imported room gets new links.
+
+    Rooms are held only while something uses them (a session, a page): the registry keeps them
+    weakly, so a room nobody has open leaves memory and is loaded again from the store on demand.
+    There is never a second copy of a room in one process: a room is reloaded only once nothing
+    can reach the old one.
     """
 
-    def __init__(self, store: Store, *, dice_factory=None):
+    def __init__(self, store: Store, *, dice_factory=None, limits: Limits | None = None):
         self.store = store
         self.dice_factory = dice_factory
-        self._rooms: dict[str, Room] = {}
+        self.limits = limits or Limits()
+        self._quota = CreationQuota(self.limits)
+        self._rooms: weakref.WeakValueDictionary[str, Room] = weakref.WeakValueDictionary()
+        # the sessions opened with links, by room, to close them when their link stops working
+        self._sessions: dict[str, weakref.WeakSet[LinkSession]] = {}
         self._lock = threading.RLock()
 
     def _dice(self):
@@ -80,38 +196,61 @@ class RoomRegistry:
                 "spectator": hash_token(links.spectator), "players": {}}
         return links, auth
 
-    def create_room(self, title: str, *, gm_name: str = "GM") -> tuple[Room, RoomLinks]:
-        """A new room and its three links (GM, player invitation, spectator)."""
+    def create_room(self, title: str, *, gm_name: str = "GM", client: str | None = None) -> tuple[Room, RoomLinks]:
+        """A new room and its three links (GM, player invitation, spectator).
+
+        ``client`` (an address) counts the room against that client's limit; every room counts
+        against the server's. :class:`~.limits.LimitReached` when a limit is met (nothing made).
+        """
         gm_name = clean_name(gm_name, _GM_NAME)
         with self._lock:
+            self._quota.check(client)
             room_id = create_in_store(self.store, title, meta={"gm_name": gm_name})
+            self._quota.record(client)
             links, auth = self._new_links(room_id)
             self.store.set_meta(room_id, {**self.store.room_meta(room_id), "auth": auth})
             return self.get(room_id), links
 
-    def import_room(self, text: str | bytes, *, gm_name: str = "GM") -> tuple[Room, RoomLinks]:
-        """Import a room file (see :func:`~.transfer.import_room`) with new links."""
+    def import_room(self, text: str | bytes, *, gm_name: str = "GM", client: str | None = None) -> tuple[Room, RoomLinks]:
+        """Import a room file (see :func:`~.transfer.import_room`) with new links.
+
+        Refused before it is read when larger than ``limits.max_upload_bytes``; counts against the
+        room limits as :meth:`create_room` does.
+        """
         gm_name = clean_name(gm_name, _GM_NAME)
+        size = _size(text, self.limits.max_upload_bytes)
+        if size > self.limits.max_upload_bytes:
+            raise too_large(size, self.limits.max_upload_bytes)
         with self._lock:
-            room = import_room(self.store, text, dice=self._dice(), meta={"gm_name": gm_name})
+            self._quota.check(client)
+            room = import_room(self.store, text, dice=self._dice(), meta={"gm_name": gm_name},
+                               max_bytes=self.limits.max_upload_bytes)
+            self._quota.record(client)
             links, auth = self._new_links(room.room_id)
             self.store.set_meta(room.room_id, {**self.store.room_meta(room.room_id), "auth": auth})
             self._rooms[room.room_id] = room
             return room, links
 
     def get(self, room_id: str) -> Room:
-        """The room ``room_id``, loaded from the store (replayed) the first time and then cached."""
+        """The room ``room_id``: the one in memory while anything uses it, else loaded from the store."""
         with self._lock:
             room = self._rooms.get(room_id)
             if room is None:
-                room = self._rooms[room_id] = Room.load(self.store, room_id, dice=self._dice())
+                room = Room.load(self.store, room_id, dice=self._dice())
+                self._rooms[room_id] = room
             return room
+
+    @property
+    def loaded(self) -> list[str]:
+        """The ids of the rooms in memory now (those some session, page or caller still holds)."""
+        return list(self._rooms.keys())
 
     def rooms(self) -> list[dict]:
         """Every room of the store: ``room_id`` and ``title`` (as created), oldest first."""
         out = []
         for room_id in self.store.list_rooms():
-            title = self._rooms[room_id].title if room_id in self._rooms else self.store.room_meta(room_id).get("title", "")
+            room = self._rooms.get(room_id)
+            title = room.title if room is not None else self.store.room_meta(room_id).get("title", "")
             out.append({"room_id": room_id, "title": title})
         return out
 
@@ -125,66 +264,165 @@ class RoomRegistry:
                                    "removed; ask the GM for a new link.", key="error.link.no_room") from None
         return room_id, meta, meta.get("auth", {})
 
-    def _identify(self, token) -> tuple[Room, Actor | None, Role]:
+    def _identify(self, token) -> tuple[Room, Actor | None, str]:
+        """The room, the actor (None for the invitation) and the credential a token stands for."""
         room_id, meta, auth = self._auth(token)
         if matches(token, auth.get("gm")):
-            return self.get(room_id), Actor.gm(meta.get("gm_name", "GM")), Role.GM
+            return self.get(room_id), Actor.gm(meta.get("gm_name", "GM")), "gm"
         if matches(token, auth.get("spectator")):
-            return self.get(room_id), Actor.spectator(), Role.SPECTATOR
+            return self.get(room_id), Actor.spectator(), "spectator"
         if matches(token, auth.get("player")):
-            return self.get(room_id), None, Role.PLAYER
-        player_id = (auth.get("players") or {}).get(hash_token(token))
+            return self.get(room_id), None, "invitation"
+        digest = hash_token(token)
+        player_id = (auth.get("players") or {}).get(digest)
         if player_id:
             room = self.get(room_id)
-            return room, Actor.player(player_id, room.players.get(player_id, "")), Role.PLAYER
+            return room, Actor.player(player_id, room.players.get(player_id, "")), f"player:{player_id}"
+        if digest in (auth.get("revoked") or {}):
+            raise _revoked()
+        if digest in (auth.get("retired") or []):
+            raise _replaced()
         raise PermissionDenied("This link is not valid for this room (it may be old): ask the GM for a "
                                "new one.", key="error.link.old")
+
+    @staticmethod
+    def _role(credential: str) -> Role:
+        return Role.GM if credential == "gm" else Role.SPECTATOR if credential == "spectator" else Role.PLAYER
+
+    def _session(self, room: Room, actor: Actor, credential: str) -> LinkSession:
+        session = LinkSession(room, actor, credential, self)
+        with self._lock:
+            self._sessions = {k: v for k, v in self._sessions.items() if v}  # forget rooms with no session
+            self._sessions.setdefault(room.room_id, weakref.WeakSet()).add(session)
+        return session
+
+    def sessions(self, room_id: str) -> list[LinkSession]:
+        """The sessions opened with links to ``room_id`` that are still in use and open."""
+        with self._lock:
+            return [s for s in list(self._sessions.get(room_id, ())) if s.closed is None]
+
+    def _close(self, room: Room, credential: str, reason: PermissionDenied, *, keep=None) -> int:
+        """Close every open session of ``credential`` but ``keep``, and clear their presence."""
+        closing = [s for s in self.sessions(room.room_id) if s.credential == credential and s is not keep]
+        for session in closing:
+            session.close(reason)  # the session leaves the presence line too
+        return len(closing)
+
+    def _gm_only(self, session: RoomSession) -> None:
+        if not isinstance(session, RoomSession) or not session.actor.is_gm or getattr(session, "closed", None):
+            raise PermissionDenied("Only the GM can hand out new links.", key="error.permission.links")
+
+    def _update_auth(self, room_id: str, change: Callable[[dict], None]) -> None:
+        """Change a room's link hashes in one write (under the registry's lock)."""
+        meta = self.store.room_meta(room_id)
+        auth = {**meta.get("auth", {})}
+        change(auth)
+        self.store.set_meta(room_id, {**meta, "auth": auth})
+
+    @staticmethod
+    def _retire(auth: dict, *digests) -> None:
+        auth["retired"] = [*(auth.get("retired") or []), *[d for d in digests if d]][-_RETIRED_KEPT:]
 
     def reissue_links(self, session: RoomSession, roles=("player", "spectator")) -> dict[str, str]:
         """New tokens for the players' invitation and the spectators' link (the old ones stop working).
 
         For a GM who lost the links or wants to shut out someone who had one. Players who already
-        joined keep their personal links; the GM link is not reissued here.
+        joined keep their personal links; pages open with the old spectators' link are closed (their
+        people need the new link). The GM link is replaced with :meth:`replace_gm_link`.
         """
-        if not session.actor.is_gm:
-            raise PermissionDenied("Only the GM can hand out new links.", key="error.permission.links")
+        self._gm_only(session)
         roles = [Role(r).value for r in roles]
         if "gm" in roles:
             raise RuleError("The GM link is not reissued from a room page.", key="error.link.gm_reissue")
         room_id = session.room.room_id
-        with self._lock:
-            meta = self.store.room_meta(room_id)
-            auth = dict(meta.get("auth", {}))
-            tokens = {role: new_token(room_id) for role in roles}
+        tokens = {role: new_token(room_id) for role in roles}
+
+        def change(auth: dict) -> None:
+            self._retire(auth, *(auth.get(role) for role in roles))
             auth.update({role: hash_token(token) for role, token in tokens.items()})
-            self.store.set_meta(room_id, {**meta, "auth": auth})
+        with self._lock:
+            self._update_auth(room_id, change)
+        if "spectator" in roles:
+            self._close(session.room, "spectator", _replaced())
         return tokens
+
+    def replace_gm_link(self, session: RoomSession) -> str:
+        """A new GM link for a GM whose link leaked: the old one stops working at once.
+
+        Every other page open with the old GM link is closed; the asking GM's page stays. Show the
+        new token once, as at the room's creation: only its hash is kept.
+        """
+        self._gm_only(session)
+        room_id = session.room.room_id
+        token = new_token(room_id)
+
+        def change(auth: dict) -> None:
+            self._retire(auth, auth.get("gm"))
+            auth["gm"] = hash_token(token)
+        with self._lock:
+            self._update_auth(room_id, change)
+        self._close(session.room, "gm", _replaced(), keep=session)
+        return token
+
+    def revoke_player(self, session: RoomSession, player_id: str) -> int:
+        """Revoke a joined player's personal link: their open pages close, the link is refused from now on.
+
+        The player stays in the room's log and their characters stay at the table (the GM may give
+        them to someone else). To keep them from joining again, reissue the invitation as well.
+        Returns how many open sessions were closed.
+        """
+        self._gm_only(session)
+        room = session.room
+        if not isinstance(player_id, str) or player_id not in room.players:
+            raise RuleError(f"There is no player with id {player_id!r} in this room: reload the page to see who "
+                            "joined.", key="error.link.no_player", player_id=repr(player_id))
+
+        def change(auth: dict) -> None:
+            players = dict(auth.get("players") or {})
+            gone = [digest for digest, pid in players.items() if pid == player_id]
+            auth["players"] = {d: pid for d, pid in players.items() if pid != player_id}
+            auth["revoked"] = {**(auth.get("revoked") or {}), **dict.fromkeys(gone, player_id)}
+        with self._lock:
+            self._update_auth(room.room_id, change)
+        return self._close(room, f"player:{player_id}", _revoked())
+
+    def revoked_players(self, room_id: str) -> set[str]:
+        """The ids of the players whose links the GM revoked (and who hold no link since)."""
+        auth = self.store.room_meta(room_id).get("auth", {})
+        holding = set((auth.get("players") or {}).values())
+        return set((auth.get("revoked") or {}).values()) - holding
 
     def resolve(self, token: str) -> tuple[Room, Role]:
         """The room a link's token opens and the role it gives; PermissionDenied for a bad token."""
-        room, _, role = self._identify(token)
-        return room, role
+        room, _, credential = self._identify(token)
+        return room, self._role(credential) if credential != "invitation" else Role.PLAYER
 
-    def open_session(self, token: str) -> RoomSession:
+    def open_session(self, token: str) -> LinkSession:
         """A session for a GM, spectator or personal player token.
 
         The player *invitation* is not an identity: join with :meth:`join` first.
         """
-        room, actor, _ = self._identify(token)
+        room, actor, credential = self._identify(token)
         if actor is None:
             raise PermissionDenied("This is the players' invitation: join with your name first.",
                                    key="error.link.join_first")
-        return RoomSession(room, actor)
+        return self._session(room, actor, credential)
 
-    def join(self, invite_token: str, name: str) -> tuple[RoomSession, str]:
+    def join(self, invite_token: str, name: str) -> tuple[LinkSession, str]:
         """A player joins with the invitation: returns their session and their personal token.
 
-        The personal token brings the same player back (another tab, another day); keep it.
+        The personal token brings the same player back (another tab, another day); keep it. A name
+        already taken at the table -- another player's or the GM's -- is refused: names tell people
+        apart there.
         """
         with self._lock:
-            room, actor, role = self._identify(invite_token)
-            if role is not Role.PLAYER or actor is not None:
+            room, actor, credential = self._identify(invite_token)
+            if credential != "invitation":
                 raise PermissionDenied("Join with the players' invitation link.", key="error.link.use_invitation")
+            gm_name = self.store.room_meta(room.room_id).get("gm_name", "GM")
+            if isinstance(name, str) and same_name(name, gm_name):
+                raise RuleError(f"{gm_name} is the GM's name here: choose another name.",
+                                key="error.room.name_is_gm", name=gm_name)
             events = room.apply(Actor.player(new_player_id(), name), "join", {"name": name})
             player = events[0]["player"]
             token = new_token(room.room_id)
@@ -196,7 +434,8 @@ class RoomRegistry:
             except StoreError:
                 raise RuleError("You joined, but your personal link could not be saved: join again "
                                 "to get one.", key="error.link.not_saved") from None
-            return RoomSession(room, Actor.player(player["player_id"], player["name"])), token
+            actor = Actor.player(player["player_id"], player["name"])
+            return self._session(room, actor, f"player:{actor.player_id}"), token
 
     def __repr__(self) -> str:
         return f"RoomRegistry({self.store!r}, loaded={len(self._rooms)})"
@@ -206,15 +445,19 @@ _registries: dict[str, RoomRegistry] = {}
 _registries_lock = threading.Lock()
 
 
-def get_registry(db_path: str | os.PathLike | None = None) -> RoomRegistry:
+def get_registry(db_path: str | os.PathLike | None = None, *, limits: Limits | None = None) -> RoomRegistry:
     """The process-wide registry of a database file (created once, then shared by every session).
 
-    ``None`` gives a registry in memory (rooms vanish with the process).
+    ``None`` gives a registry in memory (rooms vanish with the process). ``limits``, when given,
+    become the registry's limits (the served dashboard passes the server's settings).
     """
     key = ":memory:" if db_path is None else str(Path(db_path).resolve())
     with _registries_lock:
         registry = _registries.get(key)
         if registry is None:
             store = MemoryStore() if db_path is None else SQLiteStore(db_path)
-            registry = _registries[key] = RoomRegistry(store)
+            registry = _registries[key] = RoomRegistry(store, limits=limits)
+        elif limits is not None and limits != registry.limits:
+            registry.limits = limits
+            registry._quota = CreationQuota(limits)
         return registry

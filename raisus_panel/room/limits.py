@@ -1,0 +1,108 @@
+"""What one server lets people do at most: how large a room file may be, how many rooms are made.
+
+Anyone who reaches the lobby may create or import a room, so both are capped: per client (an
+address) and per server, each within a rolling window. A refused creation says which limit it met
+and when to try again; nothing is written.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+
+from raisus_panel.rules import RuleError
+
+#: The largest room file an import accepts, in bytes (a long campaign's export is well under 1 MB).
+MAX_ROOM_FILE_BYTES = 5_000_000
+
+
+class LimitReached(RuleError):
+    """A server limit refused the request (too many rooms made lately, a file too large); nothing changed."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits of one server (``raisus serve`` options; see ``dashboard/settings.py``).
+
+    Parameters
+    ----------
+    max_upload_bytes
+        The largest room file an import accepts.
+    rooms_per_client
+        Rooms one client (address) may create or import within ``window`` seconds; 0: no limit.
+    rooms_per_server
+        Rooms the whole server may create or import within ``window`` seconds; 0: no limit.
+    window
+        The rolling window of the room counts, in seconds.
+    """
+
+    max_upload_bytes: int = MAX_ROOM_FILE_BYTES
+    rooms_per_client: int = 10
+    rooms_per_server: int = 200
+    window: float = 3600.0
+
+    def __post_init__(self):
+        for name in ("max_upload_bytes", "rooms_per_client", "rooms_per_server"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} is a whole number of at least 0, not {value!r}")
+        if not self.window > 0:
+            raise ValueError(f"window is a number of seconds above 0, not {self.window!r}")
+
+
+def too_large(size: int, most: int) -> LimitReached:
+    """The refusal of a room file of ``size`` bytes where ``most`` is allowed."""
+    return LimitReached(f"This file is {size / 1e6:.1f} MB; a room file may be at most {most / 1e6:.1f} MB.",
+                        key="error.limit.file_too_large", size=f"{size / 1e6:.1f}", most=f"{most / 1e6:.1f}")
+
+
+class CreationQuota:
+    """Counts room creations per client and per server in a rolling window (thread-safe).
+
+    :meth:`check` refuses a creation beyond a limit; :meth:`record` counts one that happened.
+    """
+
+    def __init__(self, limits: Limits, clock=time.monotonic):
+        self.limits = limits
+        self._clock = clock
+        self._server: deque[float] = deque()
+        self._clients: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def _trim(self, times: deque[float], now: float) -> None:
+        while times and times[0] <= now - self.limits.window:
+            times.popleft()
+
+    def check(self, client: str | None) -> None:
+        """Raise :class:`LimitReached` if one more room now would pass a limit."""
+        limits, now = self.limits, self._clock()
+        with self._lock:
+            self._trim(self._server, now)
+            for times in list(self._clients.values()):
+                self._trim(times, now)
+            self._clients = {k: v for k, v in self._clients.items() if v}
+            mine = self._clients.get(client, deque()) if client else deque()
+            if limits.rooms_per_client and len(mine) >= limits.rooms_per_client:
+                wait = self._minutes(mine, now)
+                raise LimitReached(f"You have made {len(mine)} rooms lately, the most this server allows: "
+                                   f"try again in {wait} minutes, or use a room you have.",
+                                   key="error.limit.rooms_per_client", n=len(mine), minutes=wait)
+            if limits.rooms_per_server and len(self._server) >= limits.rooms_per_server:
+                wait = self._minutes(self._server, now)
+                raise LimitReached(f"This server has made {len(self._server)} rooms lately, its most: try "
+                                   f"again in {wait} minutes.", key="error.limit.rooms_per_server",
+                                   n=len(self._server), minutes=wait)
+
+    def _minutes(self, times: deque[float], now: float) -> int:
+        return max(1, math.ceil((times[0] + self.limits.window - now) / 60))
+
+    def record(self, client: str | None) -> None:
+        """Count one room made by ``client`` now."""
+        now = self._clock()
+        with self._lock:
+            self._server.append(now)
+            if client:  # a script or notebook names no client: only the server's count applies
+                self._clients.setdefault(client, deque()).append(now)
