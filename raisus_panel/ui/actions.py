@@ -180,11 +180,14 @@ class Actions(param.Parameterized):
             changes["checks"] = checks
         if room.seq != self.seq:
             changes["seq"] = room.seq
-        if changes:
-            self.param.update(**changes)
-        if self._seen is not None and self._seen.shown != self.seq:
-            # the page shows the new state in its next batch: ``shown`` goes with it
-            _batch.schedule(self._doc, self, self._show_seq)
+        try:
+            if changes:
+                self.param.update(**changes)
+        finally:
+            # the page shows the new state in its next batch, and ``shown`` goes with it -- even if a
+            # view failed to follow: a page whose clicks were all refused as stale would be stuck
+            if self._seen is not None and self._seen.shown != room.seq:
+                _batch.schedule(self._doc, self, self._show_seq)
 
     def _show_seq(self) -> None:
         """On the page's document, in its update batch: the page now shows ``seq``."""
