@@ -18,10 +18,15 @@ def _serve(args: argparse.Namespace) -> int:
     os.environ["RAISUS_DB"] = str(Path(args.db).resolve())
     if args.lang:
         os.environ["RAISUS_LANG"] = args.lang
+    for option, variable in (("max_upload_mb", "RAISUS_MAX_UPLOAD_MB"), ("rooms_per_client", "RAISUS_ROOMS_PER_CLIENT"),
+                             ("rooms_per_server", "RAISUS_ROOMS_PER_SERVER")):
+        if getattr(args, option) is not None:
+            os.environ[variable] = str(getattr(args, option))
     import panel as pn
 
     from raisus_panel.dashboard import create_app
     from raisus_panel.dashboard.app import CSS
+    from raisus_panel.dashboard.settings import limits, websocket_max_message_size
 
     pn.extension(reconnect=True, raw_css=[CSS], notifications=False)
     origins = args.allow_websocket_origin or [f"{args.address}:{args.port}", f"localhost:{args.port}"]
@@ -34,7 +39,9 @@ def _serve(args: argparse.Namespace) -> int:
           flush=True)
     pn.serve({"dashboard": create_app}, port=args.port, address=args.address,
              websocket_origin=list(dict.fromkeys(origins)), show=False, title="raisus_panel",
-             verbose=False, **auth)
+             verbose=False,
+             # a room file within the upload limit must fit in one message, or the page is cut off
+             websocket_max_message_size=websocket_max_message_size(limits().max_upload_bytes), **auth)
     return 0
 
 
@@ -74,6 +81,14 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--lang", choices=["ko", "en"], help="default UI language")
     serve.add_argument("--basic-auth", help="a password, or a JSON file of user: password (Panel's basic auth)")
     serve.add_argument("--cookie-secret", help="secret for signing cookies (needed with --basic-auth/OAuth)")
+    serve.add_argument("--max-upload-mb", type=float, metavar="MB",
+                       help="largest room file an import accepts (default: RAISUS_MAX_UPLOAD_MB or 5)")
+    serve.add_argument("--rooms-per-client", type=int, metavar="N",
+                       help="rooms one address may create or import per hour; 0: no limit "
+                            "(default: RAISUS_ROOMS_PER_CLIENT or 10)")
+    serve.add_argument("--rooms-per-server", type=int, metavar="N",
+                       help="rooms the server creates or imports per hour; 0: no limit "
+                            "(default: RAISUS_ROOMS_PER_SERVER or 200)")
     replay = sub.add_parser("replay", help="print what happened in a saved contest")
     replay.add_argument("file")
     args = parser.parse_args(argv)

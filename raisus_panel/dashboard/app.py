@@ -13,7 +13,7 @@ from raisus_panel.ui._base import esc
 from .join import JoinPage
 from .lobby import Lobby
 from .room_page import RoomPage
-from .settings import db_path, query_param
+from .settings import db_path, limits, query_param
 from .wire import send_utf8
 
 CSS = """
@@ -63,7 +63,7 @@ def reload_on_reconnect(doc=None) -> None:
 def create_app(registry: RoomRegistry | None = None):
     """Build one browser session's page (call it once per session, e.g. from ``panel serve``)."""
     send_utf8()  # Korean texts travel at half the size
-    registry = registry or get_registry(db_path())
+    registry = registry or get_registry(db_path(), limits=limits())
     page = page_for(registry, query_param("token"))
     reload_on_reconnect()
     return pn.Column(page, sizing_mode="stretch_width", styles={"max-width": "1400px", "margin": "0 auto"})

@@ -1,4 +1,8 @@
-"""The lobby: a GM creates a room (or imports one) and gets its three links."""
+"""The lobby: a GM creates a room (or imports one) and gets its three links.
+
+Creating and importing count against the server's room limits (per address and per server); a room
+file is checked for size in the browser before it is read (:mod:`.upload`) and again here.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +10,11 @@ import panel as pn
 import param
 
 from raisus_panel.room import RoomRegistry
+from raisus_panel.room.limits import too_large
 from raisus_panel.ui._base import HTML, ComponentBase, esc, style
 
-from .settings import app_base_url
+from .settings import app_base_url, client_address
+from .upload import RoomFileInput
 
 
 class Lobby(ComponentBase):
@@ -33,14 +39,17 @@ class Lobby(ComponentBase):
         self._gm_name = pn.widgets.TextInput(max_length=80, width=200)
         self._create = pn.widgets.Button(**style("primary"))
         self._create.on_click(lambda e: self._make_room())
-        self._file = pn.widgets.FileInput(accept=".json", multiple=False)
+        self._file = RoomFileInput(max_bytes=self.registry.limits.max_upload_bytes, width=320, height=40)
+        self._file.param.watch(self._on_too_large, "too_large")
+        self._file.param.watch(lambda e: self._clear_error() if e.new else None, "value")
         self._import = pn.widgets.Button(**style("light"))
         self._import.on_click(lambda e: self._import_room())
+        self._file_help = HTML(css_classes=["raisus-file-help"])
         self._links_box = pn.Column(sizing_mode="stretch_width")
         self._layout = pn.Column(
             self._heading, self._error, self._info,
             pn.Row(self._title, self._gm_name, self._create),
-            pn.Row(self._file, self._import),
+            pn.Row(self._file, self._import, self._file_help),
             self._links_box, sizing_mode="stretch_width", css_classes=["raisus-lobby"])
 
     def _relabel(self) -> None:
@@ -51,12 +60,19 @@ class Lobby(ComponentBase):
         self._gm_name.param.update(name=self._t("dashboard.lobby.gm_name"), placeholder="GM")
         self._create.name = self._t("dashboard.lobby.create")
         self._import.name = self._t("dashboard.lobby.import")
+        most = f"{self.registry.limits.max_upload_bytes / 1e6:.1f}"
+        self._file_help.object = f"<small>{esc(self._t('dashboard.lobby.max_size', most=most))}</small>"
         self._show_links()
+
+    def _on_too_large(self, event) -> None:
+        """The browser refused a file for its size (it was not read): say so, with the sizes."""
+        if event.new:
+            self._show_error(too_large(int(event.new.get("size", 0)), self.registry.limits.max_upload_bytes))
 
     def _make_room(self) -> None:
         try:
             room, links = self.registry.create_room(self._title.value or self._t("dashboard.lobby.default_title"),
-                                                    gm_name=self._gm_name.value or "GM")
+                                                    gm_name=self._gm_name.value or "GM", client=client_address())
         except Exception as exc:  # a RuleError from bad input, or a store problem
             self._show_error(exc)
             return
@@ -68,7 +84,8 @@ class Lobby(ComponentBase):
             self._show_error(ValueError(self._t("dashboard.lobby.no_file")))
             return
         try:
-            room, links = self.registry.import_room(self._file.value, gm_name=self._gm_name.value or "GM")
+            room, links = self.registry.import_room(self._file.value, gm_name=self._gm_name.value or "GM",
+                                                    client=client_address())
         except Exception as exc:
             self._show_error(exc)
             return

@@ -11,9 +11,13 @@ from raisus_panel.i18n import LANGUAGES
 from raisus_panel.room import RoomSession
 from raisus_panel.ui import (ActionCheckPanel, Actions, CharacterSheet, ContestTable, ContestView, LiveOdds,
                              PastContests, RoundLog, ScoreChart)
-from raisus_panel.ui._base import HTML, ComponentBase, esc, style
+from raisus_panel.room.commands import name_key
+from raisus_panel.ui._base import HTML, ComponentBase, esc, md_esc, style
+
+from .links import LinkManager
 
 _NEW = "__new__"
+_ROLE_ORDER = {"gm": 0, "player": 1, "spectator": 2}
 
 
 class RoomPage(ComponentBase):
@@ -66,6 +70,9 @@ class RoomPage(ComponentBase):
             self.session_id = self.session_id or self._doc.session_context.id
         if self.session_id:
             session.connect(self.session_id)
+        # a page opened with a link the GM revoked or replaced closes, saying why (room/registry.py)
+        on_close = getattr(session, "on_close", None)
+        self._stop_closing = on_close(lambda reason: self._schedule(self._close, reason)) if on_close else None
 
     def _tab_keys(self) -> list[str]:
         """The tabs this person gets, in order (the room tab is the GM's)."""
@@ -112,6 +119,9 @@ class RoomPage(ComponentBase):
             self._export = pn.widgets.FileDownload(callback=self._export_room, filename="raisus-room.json",
                                                    label=self._t("dashboard.export"), **style("light", outline=True))
             box.objects = [self._export]
+            if getattr(self.session, "registry", None) is not None:  # a served room: its links are managed here
+                self._links = self._component(tab, LinkManager, session=self.session)
+                box.objects = [self._links, self._export]
 
     def _active_tab(self) -> str:
         keys = self._tab_keys()
@@ -156,10 +166,33 @@ class RoomPage(ComponentBase):
         role = self._t(f"role.{actor.role.value}")
         who = f" · {esc(actor.name)}" if actor.name else ""
         self._title.object = f"<h2>{esc(room.title)}</h2><p class='raisus-role'>{esc(role)}{who}</p>"
-        here = sorted({(e.get("role", ""), e.get("name", "")) for e in room.presence.values()})
-        people = ", ".join(f"{esc(name or self._t('role.' + r))} ({esc(self._t('role.' + r))})"
-                           for r, name in here) or "-"
-        self._presence.object = f"<p>{esc(self._t('dashboard.presence'))}: {people}</p>"
+        self._presence.object = f"<p>{esc(self._t('dashboard.presence'))}: {self._people(room)}</p>"
+
+    def _people(self, room) -> str:
+        """Who is connected, one entry per person (several tabs of one player count once), as HTML.
+
+        People are told apart by their player id, not their name: a room from before names had to be
+        unique may have two "서연", shown with the start of their ids. Spectators are counted.
+        """
+        here: dict[tuple[str, str], str] = {}
+        spectators = 0
+        for entry in room.presence.values():
+            role, player_id = entry.get("role", ""), entry.get("player_id", "") or ""
+            if role == "spectator":
+                spectators += 1
+                continue
+            here[(role, player_id)] = room.players.get(player_id) or entry.get("name", "") or self._t(f"role.{role}")
+        keys = [name_key(name) for (role, _), name in here.items() if role == "player"]
+        people = []
+        for (role, player_id), name in sorted(here.items(), key=lambda kv: (_ROLE_ORDER.get(kv[0][0], 3), kv[1])):
+            if role == "player" and keys.count(name_key(name)) > 1:
+                name = f"{name} #{player_id[:4]}"
+            people.append(f"{esc(name)} ({esc(self._t('role.' + role))})")
+        if spectators:  # spectators have no names: one entry, counted
+            label = esc(self._t("role.spectator"))
+            people.append(f"{label} ({label})" + (f" ×{spectators}" if spectators > 1 else ""))
+        return ", ".join(people) or "-"
+
 
     def _show_roster(self) -> None:
         """The characters tab: the roster and the picker of characters this person may edit."""
@@ -194,8 +227,19 @@ class RoomPage(ComponentBase):
     def _export_room(self):
         return io.BytesIO(self.session.room.export_json(self.session.actor).encode("utf-8"))
 
+    def _close(self, reason) -> None:
+        """The link of this page stopped working: show why instead of the room, and leave it."""
+        title = self._t("dashboard.closed.title")
+        self._layout.objects = [pn.pane.Alert(f"**{md_esc(title)}** {md_esc(self._explain(reason))}",
+                                              alert_type="warning", sizing_mode="stretch_width",
+                                              css_classes=["raisus-closed"])]
+        self.dispose()
+
     def dispose(self) -> None:
         """Leave the room: remove presence and every watcher on shared state."""
+        if getattr(self, "_stop_closing", None) is not None:
+            self._stop_closing()
+            self._stop_closing = None
         leaving = not self._disposed and self.session_id
         for child in self._children:  # stop watching first, so leaving triggers no refresh here
             child.dispose()

@@ -36,3 +36,51 @@ def app_base_url() -> str:
 def link(token: str, base: str | None = None) -> str:
     """The URL that opens a room with ``token`` (the token is the whole secret: share it only on purpose)."""
     return f"{base or app_base_url()}?{urlencode({'token': token})}"
+
+
+# -- limits ---------------------------------------------------------------------------------------
+def _whole(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    value = int(raw)
+    if value < 0:
+        raise ValueError(f"{name} must be 0 or more, not {raw}")
+    return value
+
+
+def limits():
+    """The server's limits (:class:`~raisus_panel.room.limits.Limits`) from the environment.
+
+    ``RAISUS_MAX_UPLOAD_MB`` (the largest room file, 5 by default), ``RAISUS_ROOMS_PER_CLIENT`` (10)
+    and ``RAISUS_ROOMS_PER_SERVER`` (200): rooms created or imported per hour by one address and by
+    the whole server; 0 lifts a room limit. ``raisus serve`` sets them from its options.
+    """
+    from raisus_panel.room.limits import Limits
+
+    default = Limits()
+    mb = os.environ.get("RAISUS_MAX_UPLOAD_MB", "").strip()
+    upload = round(float(mb) * 1_000_000) if mb else default.max_upload_bytes
+    if upload < 1:
+        raise ValueError(f"RAISUS_MAX_UPLOAD_MB must be above 0, not {mb}")
+    return Limits(max_upload_bytes=upload,
+                  rooms_per_client=_whole("RAISUS_ROOMS_PER_CLIENT", default.rooms_per_client),
+                  rooms_per_server=_whole("RAISUS_ROOMS_PER_SERVER", default.rooms_per_server))
+
+
+def websocket_max_message_size(max_upload_bytes: int) -> int:
+    """The websocket message size the server must accept so a room file of ``max_upload_bytes`` arrives.
+
+    The file travels as a JSON string, whose escapes can double its size; Bokeh's own default
+    (20 MB) is kept when it is enough. Over this size Tornado closes the page's connection without
+    a word, so the page checks the file's size before sending it (``dashboard/upload.py``).
+    """
+    return max(20 * 1024 * 1024, 2 * max_upload_bytes + 1024 * 1024)
+
+
+def client_address() -> str | None:
+    """The address this session's browser connected from (what room limits count per client), or None."""
+    doc = pn.state.curdoc
+    context = getattr(doc, "session_context", None) if doc is not None else None
+    request = getattr(context, "request", None) if context is not None else None
+    return getattr(request, "remote_ip", None) if request is not None else None

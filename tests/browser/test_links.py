@@ -1,0 +1,106 @@
+"""Issue 9: the GM manages links on the Room tab, and a room file over the upload limit is refused
+with the real reason (the page keeps its connection).
+
+One ``panel serve apps/dashboard.py`` on a SQLite file of its own; the room is seeded through the
+room API before the server opens the file (as in test_dashboard.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from raisus_panel import i18n
+from raisus_panel.room import RoomRegistry, SQLiteStore
+
+from .conftest import Server, shot
+from .helpers import Guard, button, commit, expect, t, tab
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = str(tmp_path_factory.mktemp("links") / "raisus.sqlite")
+    store = SQLiteStore(db)
+    registry = RoomRegistry(store)
+    room, links = registry.create_room("Friday Risus", gm_name="Gina")
+    _, ann = registry.join(links.player, "Ann")
+    registry.join(links.player, "서연")
+    store.close()
+    server = Server(["apps/dashboard.py"], env={"RAISUS_DB": db, "RAISUS_LANG": "en"}).start()
+    base = f"{server.url}/dashboard"
+    server.links = {"gm": links.url("gm", base), "player": links.url("player", base),
+                    "spectator": links.url("spectator", base), "ann": f"{base}?token={ann}", "base": base}
+    yield server
+    server.kill()
+
+
+def open_room(new_page, url: str, role_line: str):
+    page = new_page(url)
+    Guard(page)
+    expect(page.locator(".raisus-room-title").get_by_text(role_line)).to_be_visible()
+    return page
+
+
+def closed(page, key: str) -> None:
+    """The page shows that it was closed, and why."""
+    alert = page.locator(".raisus-closed")
+    expect(alert).to_contain_text(t("dashboard.closed.title"))
+    expect(alert).to_contain_text(t(key))
+    expect(page.locator(".raisus-room-title")).to_have_count(0)
+
+
+def test_the_gm_revokes_a_player_and_reissues_links_and_their_pages_close(server, new_page):
+    links = server.links
+    gm = open_room(new_page, links["gm"], "GM · Gina")
+    ann = open_room(new_page, links["ann"], "player · Ann")
+    spectator = open_room(new_page, links["spectator"], "spectator")
+    expect(gm.locator(".raisus-presence")).to_contain_text("Ann (player)")
+
+    tab(gm, "dashboard.tab.room")
+    button(gm, "dashboard.links.revoke", name="Ann").click()
+    closed(ann, "error.link.revoked")
+    expect(gm.locator(".raisus-links")).to_contain_text(t("dashboard.links.revoked", name="Ann"))
+    expect(button(gm, "dashboard.links.revoke", name="Ann")).to_be_disabled()
+    expect(gm.locator(".raisus-presence")).not_to_contain_text("Ann (player)")
+    ann.reload()  # the personal link is refused from now on, with the reason
+    expect(ann.locator(".raisus-refused")).to_contain_text(t("error.link.revoked"))
+
+    button(gm, "dashboard.links.reissue").click()
+    fresh = {}
+    for role in ("player", "spectator"):
+        field = gm.locator(f".raisus-fresh-links .raisus-link-{role} input")
+        expect(field).to_have_value(re.compile(rf"^{re.escape(links['base'])}\?token=\S+$"))
+        fresh[role] = field.input_value()
+    assert fresh["player"] != links["player"] and fresh["spectator"] != links["spectator"]
+    closed(spectator, "error.link.replaced")
+    old = new_page(links["player"])
+    expect(old.locator(".raisus-refused")).to_contain_text(t("error.link.replaced"))
+    joining = new_page(fresh["player"])
+    expect(joining.get_by_text(t("dashboard.join.title", room="Friday Risus"))).to_be_visible()
+    commit(joining.get_by_placeholder(t("dashboard.join.name")), "서연")  # taken: refused, and told why
+    button(joining, "dashboard.join.button").click()
+    expect(joining.get_by_text(t("error.room.name_taken", name="서연"))).to_be_visible()
+    open_room(new_page, fresh["spectator"], "spectator")
+
+    shot(gm, "links-room-tab-en")
+    gm.get_by_role("button", name="ko", exact=True).click()
+    for key in ("dashboard.links.reissue", "dashboard.links.reissued", "dashboard.links.players"):
+        expect(gm.locator(".raisus-links")).to_contain_text(i18n.t(key, "ko"))
+    expect(gm.locator(".raisus-links")).to_contain_text(i18n.t("dashboard.links.revoked", "ko", name="Ann"))
+    expect(gm.get_by_role("button", name=i18n.t("dashboard.links.revoke", "ko", name="서연"))).to_be_visible()
+    expect(gm.locator(".raisus-presence")).to_contain_text(i18n.t("dashboard.presence", "ko"))
+    shot(gm, "links-room-tab-ko")
+
+
+def test_a_room_file_over_the_limit_is_refused_with_its_size_and_the_page_stays_connected(server, new_page):
+    lobby = new_page(server.links["base"])
+    expect(lobby.get_by_text(t("dashboard.lobby.max_size", most="5.0"))).to_be_visible()
+    lobby.locator("input.raisus-room-file").set_input_files(
+        files=[{"name": "huge.json", "mimeType": "application/json", "buffer": b" " * 6_500_000}])
+    expect(lobby.get_by_text(t("error.limit.file_too_large", size="6.5", most="5.0"))).to_be_visible()
+    # still connected: the next click is answered
+    commit(lobby.get_by_placeholder(t("dashboard.lobby.room_title_placeholder")), "After the refusal")
+    button(lobby, "dashboard.lobby.create").click()
+    expect(lobby.locator(".raisus-link-gm input")).to_have_value(re.compile(r"\?token=\S+$"))
+    shot(lobby, "links-upload-refused")
