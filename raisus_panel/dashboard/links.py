@@ -8,6 +8,8 @@ its hash is kept.
 
 from __future__ import annotations
 
+from urllib.parse import parse_qsl, urlencode
+
 import panel as pn
 import param
 
@@ -107,6 +109,10 @@ class LinkManager(ComponentBase):
         self._clear_error()
         self._shown_links = ("replaced_gm", {"gm": links.url("gm", self._base())})
         self._show_fresh()
+        location = pn.state.location
+        if location is not None:  # this page's address held the old link: a reload would be refused
+            query = dict(parse_qsl((location.search or "").lstrip("?")))
+            location.search = "?" + urlencode({**query, "token": token})
 
     def _do_revoke(self, player_id: str) -> None:
         name = self.session.room.players.get(player_id, player_id)

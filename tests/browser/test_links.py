@@ -93,6 +93,24 @@ def test_the_gm_revokes_a_player_and_reissues_links_and_their_pages_close(server
     shot(gm, "links-room-tab-ko")
 
 
+def test_the_gm_replaces_a_leaked_gm_link(server, new_page):
+    links = server.links
+    gm = open_room(new_page, links["gm"], "GM · Gina")
+    thief = open_room(new_page, links["gm"], "GM · Gina")
+    tab(gm, "dashboard.tab.room")
+    button(gm, "dashboard.links.replace_gm").click()
+    field = gm.locator(".raisus-fresh-links .raisus-link-gm input")
+    expect(field).to_have_value(re.compile(rf"^{re.escape(links['base'])}\?token=\S+$"))
+    new_link = field.input_value()
+    assert new_link != links["gm"]
+    closed(thief, "error.link.replaced")
+    expect(gm).to_have_url(re.compile(re.escape(new_link.partition("?")[2])))  # a reload keeps working
+    gm.reload()
+    expect(gm.locator(".raisus-room-title").get_by_text("GM · Gina")).to_be_visible()
+    old = new_page(links["gm"])
+    expect(old.locator(".raisus-refused")).to_contain_text(t("error.link.replaced"))
+
+
 def test_a_room_file_over_the_limit_is_refused_with_its_size_and_the_page_stays_connected(server, new_page):
     lobby = new_page(server.links["base"])
     expect(lobby.get_by_text(t("dashboard.lobby.max_size", most="5.0"))).to_be_visible()
