@@ -22,6 +22,13 @@ def _serve(args: argparse.Namespace) -> int:
                              ("rooms_per_server", "RAISUS_ROOMS_PER_SERVER")):
         if getattr(args, option) is not None:
             os.environ[variable] = str(getattr(args, option))
+    from raisus_panel.dashboard import redact
+
+    redact.install()  # before the server logs its first request: link tokens never reach the log
+    if args.log_level:
+        import logging
+
+        logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     import panel as pn
 
     from raisus_panel.dashboard import create_app
@@ -81,6 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--lang", choices=["ko", "en"], help="default UI language")
     serve.add_argument("--basic-auth", help="a password, or a JSON file of user: password (Panel's basic auth)")
     serve.add_argument("--cookie-secret", help="secret for signing cookies (needed with --basic-auth/OAuth)")
+    serve.add_argument("--log-level", choices=["debug", "info", "warning", "error"],
+                       help="log the server's requests and sessions at this level (link tokens are redacted)")
     serve.add_argument("--max-upload-mb", type=float, metavar="MB",
                        help="largest room file an import accepts (default: RAISUS_MAX_UPLOAD_MB or 5)")
     serve.add_argument("--rooms-per-client", type=int, metavar="N",

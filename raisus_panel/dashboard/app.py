@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import panel as pn
 from bokeh.models import CustomJS
 
@@ -10,11 +12,14 @@ from raisus_panel.room import PermissionDenied, Role, RoomRegistry, get_registry
 from raisus_panel.rules import RuleError
 from raisus_panel.ui._base import esc
 
+from . import redact
 from .join import JoinPage
 from .lobby import Lobby
 from .room_page import RoomPage
 from .settings import db_path, limits, query_param
-from .wire import send_utf8
+from .wire import send_utf8, short_errors
+
+log = logging.getLogger(__name__)
 
 CSS = """
 .raisus-roster td, .raisus-roster th { padding: 2px 10px; text-align: left; }
@@ -63,7 +68,13 @@ def reload_on_reconnect(doc=None) -> None:
 def create_app(registry: RoomRegistry | None = None):
     """Build one browser session's page (call it once per session, e.g. from ``panel serve``)."""
     send_utf8()  # Korean texts travel at half the size
+    short_errors()  # a message the server cannot apply gets a refusal, not a traceback
+    redact.install()  # link tokens never reach the log (``raisus serve`` does this before serving)
     registry = registry or get_registry(db_path(), limits=limits())
-    page = page_for(registry, query_param("token"))
+    try:
+        page = page_for(registry, query_param("token"))
+    except Exception:  # a bug or a store failure: the details go to the log, never to the browser
+        log.exception("could not build a page")
+        page = pn.pane.Alert(f"**{esc(t('dashboard.failed'))}**", alert_type="danger", css_classes=["raisus-failed"])
     reload_on_reconnect()
     return pn.Column(page, sizing_mode="stretch_width", styles={"max-width": "1400px", "margin": "0 auto"})
