@@ -8,7 +8,9 @@ command             a player may ...
 ==================  ======================================================================
 join                register themselves (once)
 create_character    create a character they own (``owner`` is theirs or left empty)
-update_character    edit their own character (not give it away)
+update_character    edit their own character (not give it away); once it has been in a
+                    contest, only its name and description: its clichés, ratings and
+                    current dice are the GM's (a player must not restore lost dice)
 remove_character    remove their own character
 action_check        roll for their own character, in the open (no secret roll, no
                     automatic success, no TN adjustment: those are the GM's)
@@ -99,6 +101,56 @@ def _team_of(contest, uid: str) -> CharacterTeam | None:
     return None
 
 
+#: What a character change may touch besides its dice: a player may still change these after a contest.
+WORDS = frozenset({"name", "description"})
+
+
+def character_changes(before: dict, after: dict) -> list[dict]:
+    """What changed between two ``Character.to_dict()`` forms, one entry per change, in words a log can show.
+
+    Each entry is ``{"field", "cliche", "from", "to"}``: ``field`` is ``name``, ``description``,
+    ``owner``, ``kind``, ``member_rating``, ``count``, ``rating``, ``current``, ``extra``,
+    ``temporary`` (of ``cliche``), or ``cliche`` itself for a cliché added (``from`` None) or removed
+    (``to`` None). A ``character_updated`` event keeps ``before`` and the new ``character``, so a log
+    names who (the event's actor) changed what (this).
+    """
+    out = []
+    for field in ("name", "description", "owner", "kind", "member_rating", "count"):
+        if before.get(field) != after.get(field):
+            out.append({"field": field, "cliche": None, "from": before.get(field), "to": after.get(field)})
+    old = {c["name"]: c for c in before.get("cliches", [])}
+    new = {c["name"]: c for c in after.get("cliches", [])}
+    for cname, c in old.items():
+        if cname not in new:
+            out.append({"field": "cliche", "cliche": cname, "from": c, "to": None})
+            continue
+        for field in ("rating", "current", "extra", "temporary"):
+            if c.get(field) != new[cname].get(field):
+                out.append({"field": field, "cliche": cname, "from": c.get(field), "to": new[cname].get(field)})
+    out += [{"field": "cliche", "cliche": cname, "from": None, "to": c} for cname, c in new.items() if cname not in old]
+    return out
+
+
+def has_been_in_contest(past_contests: list[dict], uid: str) -> bool:
+    """Whether the character ``uid`` took part in one of the closed contests (their summaries)."""
+    return any(uid in summary.get("characters", ()) for summary in past_contests)
+
+
+def _dice_of_a_veteran(state, char: Character, args: dict) -> None:
+    """Refuse a player's change to the dice of a character that has been in a contest."""
+    if not has_been_in_contest(state.past, char.uid):
+        return
+    before = char.to_dict()
+    try:
+        after = Character.from_dict({**before, **args}).to_dict()
+    except RuleError:
+        return  # not a character at all: the command's own check says what is wrong
+    if any(change["field"] not in WORDS for change in character_changes(before, after)):
+        raise PermissionDenied(f"{char.name} has been in a contest: only the GM changes its clichés and dice "
+                               "now. You may still change its name and description; ask the GM for the rest.",
+                               key="error.permission.veteran_dice", name=char.name)
+
+
 def _player_rules(state, actor: Actor, name: str, args: dict) -> None:
     """Raise PermissionDenied unless the player ``actor`` may run ``name`` with ``args``."""
     me = actor.player_id
@@ -114,10 +166,11 @@ def _player_rules(state, actor: Actor, name: str, args: dict) -> None:
             raise PermissionDenied("You can create characters only for yourself; the GM creates the others.",
                                    key="error.permission.create_own")
     elif name == "update_character":
-        _require_own(state, actor, _text_id(args, "uid"))
+        char = _require_own(state, actor, _text_id(args, "uid"))
         if "owner" in args and args["owner"] != me:
             raise PermissionDenied("Only the GM can give a character to someone else.",
                                    key="error.permission.give_away")
+        _dice_of_a_veteran(state, char, args)
     elif name == "remove_character":
         _require_own(state, actor, _text_id(args, "uid"))
     elif name == "action_check":

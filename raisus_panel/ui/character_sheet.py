@@ -9,17 +9,20 @@ import re
 import panel as pn
 import param
 
+from raisus_panel.room.permissions import has_been_in_contest
 from raisus_panel.rules import MAX_MOB_RATING, MAX_RATING, Character, GruntMob, RuleError
 from raisus_panel.rules.character import new_uid
 
-from ._base import HTML, ComponentBase, set_objects, style
+from ._base import HTML, ComponentBase, esc, set_objects, style
 
 
 class CharacterSheet(ComponentBase):
     """A form for one character or grunt mob: name, description and clichés (rating and current).
 
     The form edits a draft; every change is checked by the rules at once and any problem is shown in
-    place. **Save** sends the draft as a ``save_character`` command through ``actions`` (a new uid
+    place. A player editing a character that has been in a contest may change its name and
+    description only: its clichés and dice are the GM's (the room refuses anything else), so those
+    fields are shown locked, with a note saying why. **Save** sends the draft as a ``save_character`` command through ``actions`` (a new uid
     adds a character to the table, a known one updates it) and ``character`` then holds the saved
     character. **Export** downloads the draft as JSON; **Import** loads a JSON file into the form.
 
@@ -74,12 +77,13 @@ class CharacterSheet(ComponentBase):
         self._export = pn.widgets.FileDownload(callback=self._export_json, filename="character.json",
                                                **style(outline=True), embed=False)
         self._title = HTML(margin=(0, 10))
+        self._locked_note = HTML(margin=(0, 10), visible=False, css_classes=["raisus-sheet-locked"])
         self._mob_labels = HTML(margin=(0, 10))
         for w in (self._kind, self._name, self._description, self._member_rating, self._count):
             w.param.watch(self._on_edit, "value")
         self._kind.param.watch(lambda e: self._kind_changed(), "value")
         self._layout = pn.Column(
-            self._title, self._kind, self._name, self._description,
+            self._title, self._kind, self._name, self._description, self._locked_note,
             self._mob_labels, self._mob_box,
             self._rows_box, self._add, self._error, self._info,
             pn.Row(self._save, self._revert, self._new, self._export),
@@ -107,6 +111,7 @@ class CharacterSheet(ComponentBase):
         self._import_label.object = t("sheet.import")
         for row in self._rows:
             self._relabel_row(row)
+        self._lock_dice()
 
     def _relabel_row(self, row: dict) -> None:
         t = self._t
@@ -132,6 +137,27 @@ class CharacterSheet(ComponentBase):
         self._relabel_row(row)
         self._rows.append(row)
         self._sync_rows()
+
+    def _dice_locked(self) -> bool:
+        """Whether this person may not change the clichés and dice here (a player, a character of a past contest)."""
+        actions = self.actions
+        return (self.character is not None and actions.role != "gm"
+                and has_been_in_contest(actions.room.past_contests, self.character.uid))
+
+    def _lock_dice(self) -> None:
+        """Lock the kind, the clichés and the dice of a character whose dice are the GM's, and say why."""
+        locked = self._dice_locked()
+        for row in self._rows:
+            for key in ("name", "rating", "current", "remove"):
+                row[key].disabled = locked
+        for widget in (self._kind, self._member_rating, self._count):
+            widget.disabled = locked
+        if locked:
+            self._add.disabled = True
+        else:
+            self._add.disabled = self._kind.value == "grunt_mob" and len(self._rows) >= 1
+        note = self._t("sheet.dice_locked", name=self.character.name) if locked else ""
+        self._locked_note.param.update(object=f"<small>{esc(note)}</small>" if locked else "", visible=locked)
 
     def _rating_changed(self, row: dict, event) -> None:
         # a fresh cliché is at full strength: raising the rating raises an untouched current with it
@@ -226,6 +252,7 @@ class CharacterSheet(ComponentBase):
                     if not c.temporary:
                         self._add_row(c.name, c.rating, c.current)
             self._kind_changed()
+            self._lock_dice()
         finally:
             self._loading = False
         self._dirty = False
@@ -237,6 +264,8 @@ class CharacterSheet(ComponentBase):
         # scores change in contests: show them unless the user is editing
         if not getattr(self, "_dirty", True) and self.character is not None and not self._loading:
             self._load(self.character)
+        elif not self._loading:
+            self._lock_dice()  # its contest may have just closed
 
     # -- commands ---------------------------------------------------------------------------------
     def save(self) -> Character | None:
