@@ -33,9 +33,11 @@ def _serve(args: argparse.Namespace) -> int:
 
     from raisus_panel.dashboard import create_app
     from raisus_panel.dashboard.app import CSS
-    from raisus_panel.dashboard.settings import limits, websocket_max_message_size
+    from raisus_panel.dashboard.settings import limits, session_token_expiration, websocket_max_message_size
 
-    pn.extension(reconnect=True, raw_css=[CSS], notifications=False)
+    # no Bokeh reconnect: a page whose server went away reloads itself (dashboard/reconnect.py)
+    pn.extension(reconnect=False, raw_css=[CSS], notifications=False)
+    expiration = args.session_token_expiration or session_token_expiration()
     origins = args.allow_websocket_origin or [f"{args.address}:{args.port}", f"localhost:{args.port}"]
     auth = {}
     if args.basic_auth:
@@ -46,7 +48,7 @@ def _serve(args: argparse.Namespace) -> int:
           flush=True)
     pn.serve({"dashboard": create_app}, port=args.port, address=args.address,
              websocket_origin=list(dict.fromkeys(origins)), show=False, title="raisus_panel",
-             verbose=False,
+             verbose=False, session_token_expiration=expiration,
              # a room file within the upload limit must fit in one message, or the page is cut off
              websocket_max_message_size=websocket_max_message_size(limits().max_upload_bytes), **auth)
     return 0
@@ -88,6 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--lang", choices=["ko", "en"], help="default UI language")
     serve.add_argument("--basic-auth", help="a password, or a JSON file of user: password (Panel's basic auth)")
     serve.add_argument("--cookie-secret", help="secret for signing cookies (needed with --basic-auth/OAuth)")
+    serve.add_argument("--session-token-expiration", type=int, metavar="SECONDS",
+                       help="how long a served page's session token is accepted (default: "
+                            "RAISUS_SESSION_TOKEN_EXPIRATION or 300); older pages reload to reconnect")
     serve.add_argument("--log-level", choices=["debug", "info", "warning", "error"],
                        help="log the server's requests and sessions at this level (link tokens are redacted)")
     serve.add_argument("--max-upload-mb", type=float, metavar="MB",

@@ -5,16 +5,17 @@ from __future__ import annotations
 import logging
 
 import panel as pn
-from bokeh.models import CustomJS
 
+from raisus_panel import i18n
 from raisus_panel.i18n import t
 from raisus_panel.room import PermissionDenied, Role, RoomRegistry, get_registry
 from raisus_panel.rules import RuleError
-from raisus_panel.ui._base import esc
+from raisus_panel.ui._base import ComponentBase, esc
 
 from . import redact
 from .join import JoinPage
 from .lobby import Lobby
+from .reconnect import lang_class, watch_connection
 from .room_page import RoomPage
 from .settings import db_path, limits, query_param
 from .wire import send_utf8, short_errors
@@ -49,22 +50,6 @@ def page_for(registry: RoomRegistry, token: str):
                              css_classes=["raisus-refused"])
 
 
-#: Run in the browser when its websocket comes back after a drop or a server restart.
-RELOAD_ON_RECONNECT = "window.location.reload()"
-
-
-def reload_on_reconnect(doc=None) -> None:
-    """Make the browser reload this page when its connection to the server comes back.
-
-    A page whose websocket reconnects has missed every change made meanwhile, and after a server
-    restart its session (and every model id it knows) is gone: Bokeh reconnects the socket but the
-    page can no longer follow the room. Reloading rebuilds it from the room, which the store kept.
-    """
-    doc = doc if doc is not None else pn.state.curdoc
-    if doc is not None and getattr(doc, "session_context", None) is not None:
-        doc.js_on_event("client_reconnected", CustomJS(code=RELOAD_ON_RECONNECT))
-
-
 def create_app(registry: RoomRegistry | None = None):
     """Build one browser session's page (call it once per session, e.g. from ``panel serve``)."""
     send_utf8()  # Korean texts travel at half the size
@@ -76,5 +61,10 @@ def create_app(registry: RoomRegistry | None = None):
     except Exception:  # a bug or a store failure: the details go to the log, never to the browser
         log.exception("could not build a page")
         page = pn.pane.Alert(f"**{esc(t('dashboard.failed'))}**", alert_type="danger", css_classes=["raisus-failed"])
-    reload_on_reconnect()
-    return pn.Column(page, sizing_mode="stretch_width", styles={"max-width": "1400px", "margin": "0 auto"})
+    lang = page.language if isinstance(page, ComponentBase) else i18n.settings.lang
+    root = pn.Column(page, sizing_mode="stretch_width", styles={"max-width": "1400px", "margin": "0 auto"},
+                     css_classes=[lang_class(lang)])
+    if isinstance(page, ComponentBase):  # the banner of a lost connection speaks the page's language
+        page.param.watch(lambda e: setattr(root, "css_classes", [lang_class(page.language)]), "lang")
+    watch_connection(pn.state.curdoc, lang)
+    return root

@@ -38,6 +38,25 @@ def link(token: str, base: str | None = None) -> str:
     return f"{base or app_base_url()}?{urlencode({'token': token})}"
 
 
+#: How long a page's Bokeh session token is accepted, in seconds, when ``RAISUS_SESSION_TOKEN_EXPIRATION``
+#: is not set (Bokeh's own default). A page older than that never reconnects: it reloads instead.
+DEFAULT_SESSION_TOKEN_EXPIRATION = 300
+
+
+def session_token_expiration() -> int:
+    """Seconds a page's session token is accepted: ``RAISUS_SESSION_TOKEN_EXPIRATION``, or 300.
+
+    Raises ``ValueError`` for a value that is not a whole number of seconds of at least 1.
+    """
+    raw = os.environ.get("RAISUS_SESSION_TOKEN_EXPIRATION", "").strip()
+    if not raw:
+        return DEFAULT_SESSION_TOKEN_EXPIRATION
+    seconds = int(raw)
+    if seconds < 1:
+        raise ValueError(f"RAISUS_SESSION_TOKEN_EXPIRATION must be at least 1 second, not {raw}")
+    return seconds
+
+
 # -- limits ---------------------------------------------------------------------------------------
 def _whole(name: str, default: int) -> int:
     raw = os.environ.get(name, "").strip()

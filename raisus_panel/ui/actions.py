@@ -215,7 +215,13 @@ class Actions(param.Parameterized):
         Returns the saved character for ``save_character``, the check's record for
         ``action_check``, else the room's new events.
         """
-        events = self._session.act(command, seen_seq=self.seen_seq, **args)
+        seen, before = self.seen_seq, self.seq
+        events = self._session.act(command, seen_seq=seen, **args)
+        if self._seen is not None and seen == before:
+            # The page was up to date, and what it asked for is now the room's state: its own command
+            # does not leave it behind (a served script giving two commands in a row, before its page
+            # has even connected, gives the second on the state the first made).
+            self._seen.ack = max(int(self._seen.ack), self.seq)
         if command == "action_check":  # the room's record of it, as ``checks`` holds it
             seq = next(e["seq"] for e in events if e["type"] == "action_checked")
             return next(c for c in self._session.checks if c["seq"] == seq)

@@ -1,0 +1,100 @@
+"""When the server goes away, a page says so; when it is back, the page reloads itself.
+
+Bokeh's own reconnect cannot bring a page back after a server restart: the new server has none of
+the old sessions (nor any model id the page knows), and the page's session token, signed when the
+page was served, expires after ``--session-token-expiration`` (300 s by default). An older page
+then connects, is refused ("Token is expired"), and tries again with its link token in the
+websocket's URL -- which the browser prints on the console on every failure.
+
+So Bokeh does not reconnect at all here (``pn.extension(reconnect=False)``). When a page's
+websocket closes, :data:`ON_CONNECTION_LOST` shows a banner in the page's language and asks the
+server for a small static file (no token, no session made) until it answers; then the page reloads
+its own URL, which gets it a fresh session and token and the room as the store has it now.
+"""
+
+from __future__ import annotations
+
+from bokeh.models import CustomJS
+
+from raisus_panel.i18n import LANGUAGES, t
+
+__all__ = ["LANG_CLASS", "ON_CONNECTION_LOST", "lang_class", "watch_connection"]
+
+#: The CSS class prefix that tells the page's language to the browser (on the page's root).
+LANG_CLASS = "raisus-lang-"
+
+#: Run in the browser when the page's websocket closes (``cb_data``: Bokeh's ConnectionLost event).
+ON_CONNECTION_LOST = """
+if (window.raisus_away) return;  // one watcher per page, however many documents it holds
+window.raisus_away = true;
+const event = (cb_data && cb_data.event_name) ? cb_data : cb_obj;
+// Bokeh must not retry on its own: its retries carry the link token in the websocket URL, and
+// after a restart they are refused anyway
+const connection = event && event.connection && event.connection.deref ? event.connection.deref() : null;
+if (connection) connection.closed_permanently = true;
+
+const lang = (() => {
+  for (const doc of Bokeh.documents)
+    for (const root of doc.roots())
+      for (const cls of (root.css_classes || []))
+        if (cls.startsWith(lang_class)) return cls.slice(lang_class.length);
+  return default_lang;
+})();
+const say = (texts) => texts[lang] || texts[default_lang];
+let banner = document.getElementById("raisus-offline");
+if (banner == null) {
+  banner = document.createElement("div");
+  banner.id = "raisus-offline";
+  banner.className = "raisus-offline";
+  banner.setAttribute("role", "alert");
+  Object.assign(banner.style, {
+    position: "fixed", top: "0", left: "0", right: "0", zIndex: "100000", padding: "12px 20px",
+    background: "#b3261e", color: "#fff", font: "600 16px/1.4 system-ui, sans-serif",
+    textAlign: "center", boxShadow: "0 2px 8px rgba(0,0,0,.3)",
+  });
+  document.body.prepend(banner);
+}
+banner.textContent = say(away);
+document.body.style.paddingTop = `${banner.offsetHeight}px`;  // hide nothing of the page
+
+// a static file: any server answers it without making a session, and its URL holds no token
+const script = Array.from(document.scripts).map(s => s.src).find(src => /\\/static\\/js\\/bokeh(\\.min)?\\.js/.test(src));
+const probe = script || new URL("static/js/bokeh.min.js", window.location.href).href;
+// a page that reloaded a moment ago and lost its connection again waits longer (no reload loop)
+const last = Number(window.sessionStorage.getItem("raisus-reloaded") || 0);
+let delay = Date.now() - last < 20000 ? 15000 : 1000;
+const attempt = () => {
+  fetch(probe, {method: "HEAD", cache: "no-store"}).then((response) => {
+    if (!response.ok) return retry();
+    banner.textContent = say(back);
+    window.sessionStorage.setItem("raisus-reloaded", String(Date.now()));
+    window.location.reload();
+  }).catch(retry);
+};
+const retry = () => { delay = Math.min(delay * 1.5, 10000); setTimeout(attempt, delay); };
+setTimeout(attempt, delay);
+"""
+
+
+def lang_class(lang: str) -> str:
+    """The CSS class that tells the browser this page's language (see :data:`LANG_CLASS`)."""
+    return f"{LANG_CLASS}{lang}"
+
+
+def watch_connection(doc, lang: str) -> None:
+    """Make the page of ``doc`` show a banner while the server is away and reload once it is back.
+
+    Parameters
+    ----------
+    doc
+        The session's Bokeh document (nothing happens outside a served session).
+    lang
+        The language the banner falls back to when the page's root does not say its own
+        (:func:`lang_class`).
+    """
+    if doc is None or getattr(doc, "session_context", None) is None:
+        return
+    texts = {key: {code: t(f"dashboard.connection.{key}", code) for code in LANGUAGES} for key in ("away", "back")}
+    doc.js_on_event("connection_lost", CustomJS(
+        args={"away": texts["away"], "back": texts["back"], "lang_class": LANG_CLASS, "default_lang": lang},
+        code=ON_CONNECTION_LOST))
