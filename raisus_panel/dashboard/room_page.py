@@ -12,7 +12,8 @@ from raisus_panel.room import RoomSession
 from raisus_panel.ui import (ActionCheckPanel, Actions, CharacterSheet, ContestTable, ContestView, LiveOdds,
                              PastContests, RoundLog, ScoreChart)
 from raisus_panel.room.commands import name_key
-from raisus_panel.ui._base import HTML, ComponentBase, esc, md_esc, style
+from raisus_panel.ui._base import HTML, ComponentBase, esc, md_esc, set_objects, style
+from raisus_panel.ui._batch import served
 
 from .links import LinkManager
 
@@ -55,11 +56,14 @@ class RoomPage(ComponentBase):
         self._lang = pn.widgets.RadioButtonGroup(options=list(LANGUAGES), value=self.language, width=110,
                                                  **style("light", outline=True))
         self._lang.param.watch(lambda e: self._set_lang(e.new), "value")
+        if pn.state.location is not None and served(self._doc):
+            # the language is part of the page's address (?lang=en): a reload or a reconnect keeps it
+            pn.state.location.sync(self._lang, {"value": "lang"})
         self._tab_boxes = {key: pn.Column(sizing_mode="stretch_width") for key in self._tab_keys()}
         self._fill_tab("table")
         # dynamic: only the open tab has Bokeh models in the browser (and only its components refresh)
-        self._tabs = pn.Tabs(dynamic=True, sizing_mode="stretch_width")
-        self._tabs.param.watch(lambda e: self._show_tab(), "active")
+        self._tabs = pn.Tabs(dynamic=True, sizing_mode="stretch_width")  # made anew by _relabel
+        self._tab_titles: list[str] = []
         self._layout = pn.Column(
             pn.Row(self._title, self._lang, sizing_mode="stretch_width"), self._presence,
             self._tabs, sizing_mode="stretch_width", css_classes=["raisus-room"])
@@ -138,9 +142,17 @@ class RoomPage(ComponentBase):
             self._show_roster()
 
     def _relabel(self) -> None:
-        active = self._tabs.active if self._tabs.objects else 0
-        self._tabs[:] = [(self._t(f"dashboard.tab.{key}"), self._tab_boxes[key]) for key in self._tab_keys()]
-        self._tabs.active = min(active, len(self._tabs) - 1)
+        titles = [self._t(f"dashboard.tab.{key}") for key in self._tab_keys()]
+        if titles != self._tab_titles:
+            # New tabs, same boxes: Panel 1.9 keeps a tab's old title when only its title changes (and
+            # BokehJS redraws headers only for a new list of tabs), so renaming in place left a page
+            # switched to English with Korean tab titles.
+            active = min(self._tabs.active, len(titles) - 1) if self._tab_titles else 0
+            self._tabs = pn.Tabs(*zip(titles, (self._tab_boxes[k] for k in self._tab_keys())), active=active,
+                                 dynamic=True, sizing_mode="stretch_width")
+            self._tabs.param.watch(lambda e: self._show_tab(), "active")
+            self._tab_titles = titles
+            set_objects(self._layout, [*self._layout.objects[:-1], self._tabs])
         if "room" in self._tab_children:
             self._export.label = self._t("dashboard.export")
         self._show_tab()
@@ -192,7 +204,6 @@ class RoomPage(ComponentBase):
             label = esc(self._t("role.spectator"))
             people.append(f"{label} ({label})" + (f" ×{spectators}" if spectators > 1 else ""))
         return ", ".join(people) or "-"
-
 
     def _show_roster(self) -> None:
         """The characters tab: the roster and the picker of characters this person may edit."""
