@@ -41,7 +41,8 @@ class RoundLog(ComponentBase):
         self._title = HTML(margin=(0, 10))
         self._body = HTML(sizing_mode="stretch_width", styles={"overflow-y": "auto"}, enable_streaming=True,
                           stylesheets=[_LOG_CSS])
-        self._described: tuple = (None, None, 0, None, [])  # contest, language, events, last event, entries
+        # the events described so far, by room seq, for (contest, language): each is described once
+        self._described: tuple = (None, None, {})
         self._first = 0  # the oldest entry shown
         self.param.watch(lambda e: self._refresh_now(), "max_entries")
         self._layout = pn.Column(self._title, self._body, sizing_mode="stretch_width")
@@ -52,42 +53,77 @@ class RoundLog(ComponentBase):
     def _relabel(self) -> None:
         self._title.object = f"<h4>{esc(self._t('log.title'))}</h4>"
 
-    def _all_entries(self) -> list[tuple[str, list[str]]]:
-        """Every entry, oldest first, describing only the events new since the last call."""
+    def _record(self) -> list[tuple[str, list[str], str, str]]:
+        """The contest's record as the room's log keeps it, oldest first: append-only.
+
+        One ``(heading, details, who, state)`` per event the room wrote for this contest -- ``who``
+        is who gave the command ("" at a one-person table), ``state`` is "kept", or "undone" when an
+        undo took it back -- and, where an undo was given, an entry that says who undid what (state
+        "undo"). Undone entries stay.
+        """
         contest = self.contest
         if contest is None:
             return []
-        events = contest.events
-        known, lang, n, last, entries = self._described
-        if known is not contest or lang != self.language or n > len(events) or (n and events[n - 1] is not last):
-            n, entries = 0, []
-        if n < len(events):
-            names = d.names(contest)
-            teams = d.teams_by_uid(contest)
-            entries = entries + [entry for entry in (self._describe(e, names, teams) for e in events[n:])
-                                 if entry is not None]
-        self._described = (contest, self.language, len(events), events[-1] if events else None, entries)
-        return entries
+        room = self.actions.room
+        known, lang, described = self._described
+        if known is not contest or lang != self.language:
+            described = {}
+        names, teams = d.names(contest), d.teams_by_uid(contest)
+        mine = [e for e in room.log if e["type"] == "contest" and e["contest"] == contest.uid]
+        commands = {e["cmd_id"]: e for e in mine}
+        undos = {e["undone_cmd_id"]: e for e in room.log if e["type"] == "undone" and e["undone_cmd_id"] in commands}
+        show_who = bool(room.players)  # a notebook's one-person table has no "who"
+        record = []
+        for e in room.log:
+            if e["type"] == "contest" and e["contest"] == contest.uid:
+                if e["seq"] not in described:
+                    described[e["seq"]] = self._describe(e["event"], names, teams)
+                if described[e["seq"]] is not None:
+                    heading, details = described[e["seq"]]
+                    state = "undone" if e["cmd_id"] in undos else "kept"
+                    record.append((heading, details, self._who(e, room) if show_who else "", state))
+            elif e["type"] == "undone" and e["undone_cmd_id"] in commands:
+                first = commands[e["undone_cmd_id"]]
+                what = (described.get(first["seq"]) or (self._t("term.did.something"), []))[0]
+                record.append((self._t("log.undid", who=self._who(e, room), what=what), [], "", "undo"))
+        self._described = (contest, self.language, described)
+        return record
+
+    def _who(self, event: dict, room) -> str:
+        actor = event["actor"]
+        if actor["role"] == "player":
+            return room.players.get(actor["player_id"], "") or self._t("role.player")
+        return self._t(f"role.{actor['role']}")
 
     def entries(self) -> list[tuple[str, list[str]]]:
-        """The log as plain (unescaped) text, newest first: ``(heading, [detail lines])`` per event."""
-        return self._all_entries()[::-1][: self.max_entries]
+        """What happened and still counts, as plain (unescaped) text, newest first: ``(heading, [details])``.
+
+        Undone events are not among them (the page shows them struck through, see :meth:`_record`).
+        """
+        kept = [(heading, details) for heading, details, _, state in self._record() if state == "kept"]
+        return kept[::-1][: self.max_entries]
 
     def _refresh(self) -> None:
-        entries = self._all_entries()
-        if not entries:
+        record = self._record()
+        if not record:
             self._first = 0
             self._body.object = f"<i>{esc(self._t('log.empty'))}</i>"
             return
-        if not self._first <= len(entries) - self.max_entries <= self._first + self.max_entries // 10:
-            self._first = max(0, len(entries) - self.max_entries)
+        if not self._first <= len(record) - self.max_entries <= self._first + self.max_entries // 10:
+            self._first = max(0, len(record) - self.max_entries)
         self._body.object = "<div class=raisus-log>" + "".join(
-            self._entry_html(heading, details) for heading, details in entries[self._first:]) + "</div>"
+            self._entry_html(*entry) for entry in record[self._first:]) + "</div>"
 
     @staticmethod
-    def _entry_html(heading: str, details: list[str]) -> str:
+    def _entry_html(heading: str, details: list[str], who: str = "", state: str = "kept") -> str:
         body = "".join(f"<li>{esc(line)}</li>" for line in details)
-        return f"<div class=raisus-log-entry><b>{esc(heading)}</b>{'<ul>' + body + '</ul>' if body else ''}</div>"
+        by = f" <small class=raisus-log-who>· {esc(who)}</small>" if who else ""
+        html = f"<b>{esc(heading)}</b>{by}{'<ul>' + body + '</ul>' if body else ''}"
+        if state == "undone":  # kept, struck through: the log never loses what happened
+            return f"<div class='raisus-log-entry raisus-log-undone'><s>{html}</s></div>"
+        if state == "undo":
+            return f"<div class='raisus-log-entry raisus-log-undo'><i>{html}</i></div>"
+        return f"<div class=raisus-log-entry>{html}</div>"
 
     # -- one event in words -----------------------------------------------------------------------
     def _describe(self, e: dict, names: dict, teams: dict):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from raisus_panel.ui import RoundLog
+from raisus_panel.rules import ScriptedDice
+from raisus_panel.ui import Actions, RoundLog
 
 from .conftest import duel, team_vs_ogre
 
@@ -75,3 +76,29 @@ def test_a_long_log_grows_at_its_end_and_drops_old_entries_in_steps():
             assert after.startswith(before[: -len("</div>")])
     assert len(log.entries()) == 10 and log.entries()[0][0].startswith("Round 14")
     assert max(shown) == 11 and min(shown[10:]) == 10  # up to a tenth more between trims
+
+
+def test_the_log_is_append_only_and_says_who():
+    """Each entry names who gave the command; an undo adds an entry and strikes through, never deletes."""
+    from raisus_panel.room import Actor, Room, RoomSession
+
+    gm = Room.local("Tavern", dice=ScriptedDice([[6, 6, 6, 6], [1, 1, 1], [6, 6, 6, 6], [1, 1]]))
+    ann = RoomSession(gm.room, Actor.player("p1", "Ann"))
+    ann.act("join", name="Ann")
+    gm.act("save_character", data={"name": "Olaf", "owner": "p1", "cliches": [{"name": "Viking", "rating": 4}]})
+    gm.act("save_character", data={"name": "Jack", "cliches": [{"name": "Pirate", "rating": 3}]})
+    olaf, jack = gm.room.characters
+    gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[jack.uid])
+    gm.act("open_round")
+    ann.act("roll_round")  # Ann rolls round 1
+    gm.act("roll_round")   # the GM rolls round 2 ...
+    gm.act("undo")         # ... and takes it back
+    log = RoundLog(actions=Actions(ann), lang="en")
+    html = log._body.object
+    assert "· Ann" in html and "· GM" in html  # who did what
+    assert html.count("<s>") == 1 and "Round 2" in html.split("<s>")[1]  # kept, struck through
+    assert "GM undid: Round 2: Olaf against Jack" in html
+    headings = [h for h, _ in log.entries()]  # what still counts
+    assert any(h.startswith("Round 1") for h in headings) and not any(h.startswith("Round 2") for h in headings)
+    exported = gm.room.export_json()
+    assert exported.count('"round_decided"') == 2 and '"undone"' in exported  # the export keeps them
