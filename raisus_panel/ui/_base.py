@@ -198,6 +198,7 @@ class ComponentBase(pn.viewable.Viewer):
         self._contest_watchers: list[tuple[param.Parameterized, object]] = []
         self._watched_contest = None
         self._disposed = False
+        self._pending_tips: dict[int, tuple] = {}  # id(button) -> (button, text), for the next batch
         self._shown = True
         self._behind = False  # a refresh was skipped while hidden
         # served: remember our own document, so changes made from another session or thread are
@@ -326,8 +327,11 @@ class ComponentBase(pn.viewable.Viewer):
         self._on_contest_changed(old, contest)
 
     def _on_actions_state(self, *events) -> None:
+        # Called wherever the command was given (another page's callback, a room thread): the
+        # rewiring and its ``_on_contest_changed`` hook may touch this page's views, so they run in
+        # its batch too (before the refresh they lead to).
         if any(e.name == "contest" for e in events):
-            self._wire_contest()
+            self._schedule(self._wire_contest)
         self._schedule(self._refresh_now)
 
     def _on_contest_state(self, *events) -> None:
@@ -426,12 +430,35 @@ class ComponentBase(pn.viewable.Viewer):
         current = button.description
         if _batch.served(self._doc):
             if isinstance(current, Tooltip):
-                if current.content != text:
-                    current.content = text
+                if self._in_own_batch():
+                    self._pending_tips.pop(id(button), None)  # a text asked for earlier is older
+                    if current.content != text:
+                        current.content = text
+                elif current.content != text or id(button) in self._pending_tips:
+                    # A raw Bokeh model (Panel does not sync it): changed outside this page's
+                    # document lock -- a watcher of a change the browser sent, another page's click, a
+                    # room thread -- Bokeh raises. The page's next batch sets the latest text.
+                    self._pending_tips[id(button)] = (button, text)
+                    self._schedule(self._apply_tips)
                 return
             button.description = Tooltip(content=text, position="right", stylesheets=[_TOOLTIP_CSS])
         elif current != text:
             button.description = text
+
+    def _in_own_batch(self) -> bool:
+        """Whether this runs in an update batch of this page's document (``_batch``: a next-tick
+        callback, which holds the document's lock, inside ``pn.io.hold``), where a raw Bokeh model of
+        the page may change. Anywhere else (Panel processing a change the browser sent, another
+        session's callback, another thread) the change must go through :meth:`_schedule`."""
+        return pn.state.curdoc is self._doc and bool(self._doc.callbacks.hold_value)
+
+    def _apply_tips(self) -> None:
+        """In the page's batch: give the buttons the tooltip texts asked for outside it (the latest)."""
+        pending, self._pending_tips = self._pending_tips, {}
+        for button, text in pending.values():
+            tooltip = button.description
+            if isinstance(tooltip, Tooltip) and tooltip.content != text:
+                tooltip.content = text
 
     def _run(self, command: str, /, **args):
         """Give a command; show a refusal in place (nothing changed) and return None, else the result."""

@@ -114,6 +114,7 @@ class Actions(param.Parameterized):
         self._watchers = []
         self._disposed = False
         self._seen = None
+        self._acked = 0  # the seq this page's own last command left it on (see ``act``)
         doc = pn.state.curdoc
         if _batch.served(doc) and isinstance(doc, Document):
             self._doc = doc
@@ -203,7 +204,7 @@ class Actions(param.Parameterized):
         """
         if self._seen is None:
             return self.seq
-        return min(int(self._seen.ack), self.seq)
+        return min(max(int(self._seen.ack), self._acked), self.seq)
 
     def act(self, command: str, /, **args):
         """Give ``command`` to the room as this session; RuleError when refused (nothing changes).
@@ -221,7 +222,9 @@ class Actions(param.Parameterized):
             # The page was up to date, and what it asked for is now the room's state: its own command
             # does not leave it behind (a served script giving two commands in a row, before its page
             # has even connected, gives the second on the state the first made).
-            self._seen.ack = max(int(self._seen.ack), self.seq)
+            # Kept here, not set on the page's Bokeh model: a click is processed outside the page's
+            # document lock (Panel's change callbacks), where changing a raw Bokeh model raises.
+            self._acked = max(self._acked, self.seq)
         if command == "action_check":  # the room's record of it, as ``checks`` holds it
             seq = next(e["seq"] for e in events if e["type"] == "action_checked")
             return next(c for c in self._session.checks if c["seq"] == seq)

@@ -135,8 +135,9 @@ def test_sessions_that_followed_the_game_leave_nothing_on_old_or_new_contests(se
         served.on_loop(lambda: start_siege(room, uids))
         second = room.contest
         assert second is not first
-        assert watchers(second) > 0, "the views did not follow the new contest"
-        assert watchers(first) == 0, "the views kept watching the ended contest"
+        # the views re-wire in their page's next update batch (on its own document)
+        assert _wait_for(lambda: watchers(second) > 0), "the views did not follow the new contest"
+        assert _wait_for(lambda: watchers(first) == 0), "the views kept watching the ended contest"
         assert census(room, [first, second])["presence"] == 1
     finally:
         close_and_wait(room, sessions)
