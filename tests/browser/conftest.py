@@ -9,6 +9,7 @@ Screenshots go to ``test-artifacts/`` (not committed).
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -42,6 +43,53 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+#: (log file, offset) of every server start, for :func:`no_server_tracebacks`
+_STARTS: list[tuple[Path, int]] = []
+
+#: Tracebacks a server may log without a bug of ours, each with its reason (a marker in the traceback).
+ALLOWED_TRACEBACKS = {
+    # tornado writing an update to a page whose browser context the test just closed (or a killed
+    # server's peer): the write fails, nothing of the page is left to be wrong
+    "WebSocketClosedError": "an update raced the closing of its page",
+    "StreamClosedError": "an update raced the closing of its page",
+    # a page older than its session token reconnecting (tests/browser/test_reconnect.py): Bokeh
+    # refuses the token, and the page then loads a fresh session by itself
+    "Token is expired": "an old page's refused token, before it gets a fresh session",
+}
+
+_TRACEBACK = re.compile(r"^Traceback \(most recent call last\):$", re.M)
+#: a log line of its own (a timestamp, or a logger's level) ends a traceback
+_NEXT_RECORD = re.compile(r"^(\d{4}-\d\d-\d\d |[A-Z]+:|Launching|Bokeh app running)", re.M)
+
+
+def tracebacks(text: str) -> list[str]:
+    """The tracebacks in a server's output that no entry of :data:`ALLOWED_TRACEBACKS` explains."""
+    found = []
+    for match in _TRACEBACK.finditer(text):
+        end = _NEXT_RECORD.search(text, match.end())
+        block = text[match.start():end.start() if end else len(text)]
+        if not any(marker in block for marker in ALLOWED_TRACEBACKS):
+            found.append(block)
+    return found
+
+
+@pytest.fixture(scope="module", autouse=True)
+def no_server_tracebacks():
+    """After each module: fail if a server it started logged a traceback (a view changed outside its
+    page's document, a broken callback...): what a page shows after one is not guaranteed."""
+    first = len(_STARTS)
+    yield
+    found = []
+    for log, offset in _STARTS[first:]:
+        if log.exists():
+            with open(log, "rb") as f:
+                f.seek(offset)
+                text = f.read().decode("utf-8", "replace")
+            found += [f"{log.name}:\n{block}" for block in tracebacks(text)]
+    if found:
+        pytest.fail("the server logged tracebacks:\n" + "\n".join(found), pytrace=False)
+
+
 class Server:
     """A `panel serve` subprocess on a free loopback port; can be killed and started again."""
 
@@ -61,6 +109,8 @@ class Server:
         cmd = [sys.executable, "-m", "panel", "serve", *self.args, "--port", str(self.port),
                "--address", "127.0.0.1", "--liveness", "--allow-websocket-origin", f"localhost:{self.port}",
                "--allow-websocket-origin", f"127.0.0.1:{self.port}"]
+        # where this start's output begins in the (appended) log: checked for tracebacks after the module
+        _STARTS.append((self.log, self.log.stat().st_size if self.log.exists() else 0))
         self._logfile = open(self.log, "ab")
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=self._logfile,
                                      stderr=subprocess.STDOUT, start_new_session=True)

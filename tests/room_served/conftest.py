@@ -7,9 +7,11 @@ path, so each test module gets a file and a server of its own).
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import threading
+import traceback
 
 import panel as pn
 import pytest
@@ -95,3 +97,52 @@ def served(tmp_path_factory):
 def make_room(registry):
     """The Siege room (see ``tests/siege.py``): returns the room, its links by role and the uids."""
     return siege_room(registry, "Cleanup")
+
+
+class _Tracebacks(logging.Handler):
+    """Collects the server's error records that carry a traceback (or a RuntimeError's message)."""
+
+    def __init__(self):
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.exc_info or "RuntimeError" in record.getMessage() or "Traceback" in record.getMessage():
+            self.records.append(record)
+
+
+#: (logger name, message part, why it is allowed) for every served test; a test module may add its
+#: own in a module-level ``ALLOWED_TRACEBACKS`` (the hostile messages' details go to the log by design)
+ALLOWED_TRACEBACKS: list[tuple[str, str, str]] = []
+
+#: never allowed, whatever a module allows: a page's model changed outside its document's lock
+NEVER_ALLOWED = "_pending_writes"
+
+
+@pytest.fixture(autouse=True)
+def no_server_tracebacks(request):
+    """Fail a served test whose server logged a traceback (a view changed from outside its document,
+    a broken callback): whatever a page shows after one is not guaranteed."""
+    allowed = ALLOWED_TRACEBACKS + list(getattr(request.module, "ALLOWED_TRACEBACKS", []))
+    handler = _Tracebacks()
+    loggers = [logging.getLogger(name) for name in ("", "bokeh", "tornado", "raisus_panel", "panel")]
+    for logger in loggers:
+        logger.addHandler(handler)
+    try:
+        yield handler
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)
+    seen, found = set(), []
+    for record in handler.records:
+        if id(record) in seen:
+            continue
+        seen.add(id(record))
+        text = record.getMessage()
+        if record.exc_info:
+            text += "\n" + "".join(traceback.format_exception(*record.exc_info))
+        if NEVER_ALLOWED not in text and any(record.name.startswith(n) and part in record.getMessage()
+                                             for n, part, _ in allowed):
+            continue
+        found.append(f"{record.name}: {text}")
+    assert not found, "the server logged tracebacks:\n" + "\n".join(found)
