@@ -45,9 +45,10 @@ def page_for(registry: RoomRegistry, token: str):
                 holder[:] = [join]
                 return holder
         return RoomPage(registry.open_session(token))
-    except RuleError as exc:
-        return pn.pane.Alert(f"**{esc(t('dashboard.refused'))}** {esc(exc)}", alert_type="danger",
-                             css_classes=["raisus-refused"])
+    except RuleError as exc:  # heading and reason in one language: the page's (?lang=) or the server's
+        lang = query_param("lang") if query_param("lang") in i18n.LANGUAGES else i18n.settings.lang
+        return pn.pane.Alert(f"**{esc(t('dashboard.refused', lang))}** {esc(i18n.translate(exc, lang))}",
+                             alert_type="danger", css_classes=["raisus-refused"])
 
 
 def create_app(registry: RoomRegistry | None = None):
