@@ -1,0 +1,171 @@
+"""raisus_panel.notebook's fixes of Panel's notebook plumbing: each is still needed, and each works.
+
+Each fix is a shim over a Panel private (see raisus_panel/notebook.py). The ``upstream_*`` tests
+show the fault in the installed Panel without the shim: when one fails, Panel fixed it, and the
+shim can go. No browser and no kernel here; tests/jupyterlab/test_notebook_views.py checks the
+whole in JupyterLab.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+import panel as pn
+import pytest
+from bokeh.document import Document
+from bokeh.models import Div, ImportedStyleSheet
+from panel.io.notebook import JupyterCommManagerBinary, push
+from panel.io.state import set_curdoc, state
+from panel.reactive import Syncable
+from pyviz_comms import Comm, JupyterComm
+
+from raisus_panel import notebook
+
+
+@pytest.fixture
+def fixed(monkeypatch):
+    """Panel with raisus_panel's fixes, restored afterwards (other tests see Panel as it is)."""
+    monkeypatch.setattr(JupyterCommManagerBinary, "server_comm", JupyterCommManagerBinary.server_comm)
+    monkeypatch.setattr(Syncable, "_process_param_change", Syncable.__dict__["_process_param_change"])
+    assert notebook.fix_panel()
+    yield
+
+
+@pytest.fixture
+def unfixed(monkeypatch):
+    """Panel as it is, even if an earlier notebook in this process applied the fixes."""
+    original = getattr(Syncable.__dict__["_process_param_change"], "raisus_original", None)
+    if original is not None:
+        monkeypatch.setattr(Syncable, "_process_param_change", original)
+    monkeypatch.setattr(JupyterCommManagerBinary, "server_comm", JupyterComm)
+
+
+# -- the page echoes the kernel's changes back ------------------------------------------------------
+def _document_changed_js() -> str:
+    js = (Path(pn.__file__).parent / "dist" / "panel.js").read_text(encoding="utf-8")
+    start = js.index("_document_changed(event) {")
+    return js[start:js.index("_extract_buffers(", start)]
+
+
+def test_upstream_comm_manager_sends_the_kernel_its_own_changes_back():
+    """Panel's CommManager forwards every document event, also those applied from the kernel
+    (``sync`` false), which BokehJS's own client session filters out."""
+    body = _document_changed_js()
+    assert "this._event_buffer.push(event)" in body
+    assert not re.search(r"\.sync\b", body), "Panel now skips the kernel's own changes: NO_ECHO_JS can go"
+
+
+def test_no_echo_shim_names_what_it_patches():
+    assert 'Bokeh.Models.get("panel.models.comm_manager.CommManager")' in notebook.NO_ECHO_JS
+    assert "proto._document_changed" in notebook.NO_ECHO_JS and "event.sync === false" in notebook.NO_ECHO_JS
+
+
+# -- messages made before the page opened the comm ----------------------------------------------------
+class FakeJupyterComm:
+    """Records what is sent on a Jupyter comm: the text of each message's content."""
+
+    def __init__(self, sent):
+        self.sent = sent
+
+    def send(self, data=None, metadata=None, buffers=None):
+        if isinstance(data, str) and '"events"' in data:
+            self.sent.extend(e["new"] for e in json.loads(data)["events"])
+
+    def on_msg(self, callback):
+        pass
+
+    def close(self):
+        pass
+
+
+def _changes(comm, open_comm):
+    """Change a Div twice, the page opening the comm in between; the texts in the order sent."""
+    doc = Document()
+    div = Div(text="a")
+    doc.add_root(div)
+    doc.hold("combine")
+    push(doc, comm)  # the initial state: nothing to send
+    div.text = "before the page opened the comm"
+    push(doc, comm)
+    open_comm()
+    div.text = "after"
+    push(doc, comm)
+    return doc
+
+
+def test_upstream_push_lets_a_later_message_overtake_a_deferred_one(unfixed):
+    sent = []
+    comm = JupyterComm()
+
+    def open_comm():
+        comm._comm = FakeJupyterComm(sent)
+    _changes(comm, open_comm)
+    # Panel's push deferred the first change on a timer (not run here); the second went out at once
+    assert sent == ["after"], "Panel now keeps the order of a comm's messages: OrderedComm can go"
+
+
+def test_ordered_comm_sends_in_order_once_the_page_opens_it(fixed, monkeypatch):
+    sent = []
+    monkeypatch.setattr(JupyterComm, "init", lambda self: setattr(self, "_comm", FakeJupyterComm(sent)))
+    comm = JupyterCommManagerBinary.get_server_comm()
+    assert isinstance(comm, notebook.OrderedComm)
+    _changes(comm, comm.init)
+    assert sent == ["before the page opened the comm", "after"]
+    comm.init()  # opened once: nothing is sent twice
+    assert len(sent) == 2
+
+
+# -- style sheets of one output given to another ------------------------------------------------------
+def _click_adds_a_widget_in_the_first_of_two_outputs():
+    """A Column shown in two notebook outputs; a click in the first adds a widget type not shown yet."""
+    pn.config.inline = False  # the CDN's style sheets are models (inline ones are made per model)
+    column = pn.Column(pn.widgets.Button(label="x"))
+    docs = []
+    for _ in range(2):
+        doc = Document()
+        doc.add_root(column.get_root(doc, Comm()))
+        docs.append(doc)
+    with set_curdoc(docs[0]):  # as while Panel handles a click in the first output
+        column.append(pn.widgets.ColorPicker())
+    return docs
+
+
+def test_upstream_gives_one_outputs_style_sheets_to_the_other(unfixed, monkeypatch):
+    monkeypatch.setattr(pn.config, "_inline", pn.config._inline)
+    with pytest.raises(RuntimeError, match="owned by only a single document"):
+        _click_adds_a_widget_in_the_first_of_two_outputs()
+
+
+def test_each_output_gets_style_sheets_of_its_own(fixed, monkeypatch):
+    monkeypatch.setattr(pn.config, "_inline", pn.config._inline)
+    docs = _click_adds_a_widget_in_the_first_of_two_outputs()
+    sheets = [{id(m) for m in doc.models if isinstance(m, ImportedStyleSheet)} for doc in docs]
+    assert sheets[0] and sheets[1] and not sheets[0] & sheets[1]
+
+
+def test_served_documents_keep_panels_cache(fixed):
+    """A served session's document is the current one while its models are made: nothing changes."""
+    class Served(Document):
+        session_context = SimpleNamespace(id="served", request=SimpleNamespace(arguments={}, cookies={},
+                                                                               headers={}))
+    doc = Served()
+    state._stylesheets[doc] = {}  # as when Panel made the page's first models
+    with set_curdoc(doc):
+        props = pn.widgets.Button(label="x")._process_param_change({"stylesheets": ["a.css"]})
+        again = pn.widgets.Button(label="y")._process_param_change({"stylesheets": ["a.css"]})
+    first = [s for s in props["stylesheets"] if isinstance(s, ImportedStyleSheet) and s.url == "a.css"]
+    second = [s for s in again["stylesheets"] if isinstance(s, ImportedStyleSheet) and s.url == "a.css"]
+    assert first and first[0] is second[0]
+
+
+# -- the notice --------------------------------------------------------------------------------------
+def test_the_notice_says_it_in_both_languages_and_hides_itself():
+    from raisus_panel.i18n import t
+
+    page = notebook._notice_html()
+    for lang in ("ko", "en"):
+        assert t("notebook.run_first", lang) in page
+    assert "<script>" in page and 'style.display = "none"' in page
