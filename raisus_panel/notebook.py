@@ -9,14 +9,16 @@ from __future__ import annotations
 import html
 import json
 import logging
+import threading
 import uuid
 
 import panel as pn
+from panel.io.notebook import JupyterCommJSBinary
 from pyviz_comms import JupyterComm
 
 from raisus_panel import i18n
 
-__all__ = ["extension", "fix_panel", "NO_ECHO_JS", "OrderedComm"]
+__all__ = ["extension", "fix_panel", "NO_ECHO_JS", "MainThreadComm", "OrderedComm"]
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +124,64 @@ class OrderedComm(JupyterComm):
             self._opened.send(data, metadata=metadata, buffers=buffers)
 
 
+class MainThreadComm(JupyterCommJSBinary):
+    """The kernel's end of the comm an output's page talks on: its messages are handled on the
+    kernel's main thread, one after another, in the order they came.
+
+    JupyterLab 4.4+ sends comm messages over kernel subshells by default (its "commsOverSubshells"
+    setting, one subshell per comm target), and ipykernel 7 runs each subshell in a thread of its
+    own. Every notebook output of Panel has a comm target of its own, so a click in one output, the
+    page's messages of another output and a running cell were handled at the same time, in different
+    threads, on models and documents that are not thread-safe: Panel's ``_on_msg`` ends by releasing
+    its document's hold, which drops whatever another thread had just changed in that document and
+    not yet sent -- the output then never gets that change (a character sheet, a table left a round
+    behind), and which output goes stale differs from run to run. Panel (1.9) has no lock for this.
+    Here the work of a message is passed to the main thread's event loop (where cells run), as when
+    every comm message came on the main shell: nothing of Panel's runs in two threads at once.
+    """
+
+    _loop = None  #: the kernel's main-thread IOLoop, set by :func:`fix_panel`
+
+    @classmethod
+    def _on_main_thread(cls, fn, *args) -> None:
+        loop = cls._loop
+        if loop is None or threading.current_thread() is threading.main_thread():
+            fn(*args)
+        else:
+            loop.add_callback(fn, *args)
+
+    def _handle_open(self, comm, msg):
+        # take the comm now (no message is lost), run Panel's reaction on the main thread
+        self._comm = comm
+        self._comm.on_msg(self._handle_msg)
+        if self._on_open:
+            self._on_main_thread(self._on_open, msg)
+
+    def _handle_msg(self, msg):
+        self._on_main_thread(super()._handle_msg, msg)
+
+
+def _main_thread_comms() -> bool:
+    """Make Panel's notebook outputs handle their messages on the main thread (:class:`MainThreadComm`)."""
+    from panel.io import notebook
+
+    manager = notebook.JupyterCommManagerBinary
+    if manager.client_comm is MainThreadComm:
+        return True
+    if not pn.__version__.startswith(PANEL_TESTED) or manager.client_comm is not JupyterCommJSBinary:
+        return False
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    try:
+        from IPython import get_ipython
+        kernel = get_ipython().kernel
+        MainThreadComm._loop = kernel.io_loop
+    except Exception:  # not in a kernel: nothing to serialise
+        return False
+    manager.client_comm = MainThreadComm
+    return True
+
+
 def _order_comms() -> bool:
     """Make Panel's notebook outputs use :class:`OrderedComm` (once; False on an untested Panel)."""
     from panel.io import notebook
@@ -176,8 +236,11 @@ def _stylesheets_per_document() -> bool:
 
 def fix_panel() -> bool:
     """Apply raisus_panel's fixes of Panel's notebook plumbing (:class:`OrderedComm`, style sheets
-    per document); :func:`extension` calls it. True if Panel is a version they were tested with."""
-    return all([_order_comms(), _stylesheets_per_document()])
+    per document, and in a kernel :class:`MainThreadComm`); :func:`extension` calls it. True if
+    Panel is a version they were tested with."""
+    fixed = [_order_comms(), _stylesheets_per_document()]
+    _main_thread_comms()
+    return all(fixed)
 
 
 def _notice_html() -> str:
@@ -198,9 +261,11 @@ def extension(*args, **kwargs) -> None:
     * **Offline.** BokehJS, Panel's JavaScript and their style sheets are inlined into the
       notebook (``inline=True`` unless given) instead of being loaded from a CDN, so the notebook
       works without internet access.
-    * **Outputs that stay in step with the kernel.** The kernel sends each output its changes in
-      the order they happened, also those made before the page opened the output's comm (see
-      :class:`OrderedComm`), and the page sends the kernel only the changes made in the page, not
+    * **Outputs that stay in step with the kernel.** What the outputs' pages send is handled on
+      the kernel's main thread, one message at a time, although JupyterLab sends it over subshells
+      (see :class:`MainThreadComm`); the kernel sends each output its changes in the order they
+      happened, also those made before the page opened the output's comm (see
+      :class:`OrderedComm`); and the page sends the kernel only the changes made in the page, not
       the ones it received from the kernel (see :data:`NO_ECHO_JS`). Without these, a view could
       freeze or go back to older values after a few commands, and the kernel's copy of a chart
       got extra rows and buttons old labels. A click in any output works however many outputs
@@ -224,8 +289,8 @@ def extension(*args, **kwargs) -> None:
     >>> raisus_panel.extension()  # doctest: +SKIP
     """
     kwargs.setdefault("inline", True)
+    fix_panel()  # first: pn.extension opens a comm of its own
     pn.extension(*args, **kwargs)
-    fix_panel()
     try:
         from IPython import get_ipython
         from IPython.display import HTML, display
