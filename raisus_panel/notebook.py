@@ -138,9 +138,19 @@ class MainThreadComm(JupyterCommJSBinary):
     behind), and which output goes stale differs from run to run. Panel (1.9) has no lock for this.
     Here the work of a message is passed to the main thread's event loop (where cells run), as when
     every comm message came on the main shell: nothing of Panel's runs in two threads at once.
+
+    The page's first messages on a new comm can also arrive before the kernel opened it: the
+    ``comm_open`` waits in the main shell's queue behind the cells of a Run All, while the messages
+    go through an idle subshell at once, and ipykernel drops a message for a comm it does not know
+    yet, without a word (the page then waits for an acknowledgement for ever and sends that output
+    nothing more). Such early messages are kept (:func:`_keep_early_messages`) and handled, in
+    order, when the comm opens.
     """
 
     _loop = None  #: the kernel's main-thread IOLoop, set by :func:`fix_panel`
+    _lock = threading.Lock()  #: guards :attr:`_early` and the moment a comm gets its handler
+    #: messages that came before their comm had a handler, by comm id (at most :data:`EARLY_LIMIT`)
+    _early: dict[str, list] = {}
 
     @classmethod
     def _on_main_thread(cls, fn, *args) -> None:
@@ -153,12 +163,46 @@ class MainThreadComm(JupyterCommJSBinary):
     def _handle_open(self, comm, msg):
         # take the comm now (no message is lost), run Panel's reaction on the main thread
         self._comm = comm
-        self._comm.on_msg(self._handle_msg)
         if self._on_open:
             self._on_main_thread(self._on_open, msg)
+        with self._lock:  # early messages first, then any that come meanwhile
+            self._comm.on_msg(self._handle_msg)
+            for message in self._early.pop(comm.comm_id, []):
+                self._handle_msg(message)
 
     def _handle_msg(self, msg):
         self._on_main_thread(super()._handle_msg, msg)
+
+
+#: How many messages, over all comms, are kept for comms not open yet (the oldest go first).
+EARLY_LIMIT = 1000
+
+
+def _keep_early_messages(kernel) -> None:
+    """Make ``kernel`` keep a comm message whose comm is not open yet, for :class:`MainThreadComm`."""
+    handlers = kernel.shell_handlers
+    forward = handlers.get("comm_msg")
+    if forward is None or getattr(forward, "raisus_keeps_early", False):
+        return
+    manager = kernel.comm_manager
+
+    def comm_msg(stream, ident, msg):
+        comm_id = msg.get("content", {}).get("comm_id")
+        with MainThreadComm._lock:
+            comm = manager.get_comm(comm_id)
+            if comm is None or comm._msg_callback is None:
+                early = MainThreadComm._early
+                early.setdefault(comm_id, []).append(msg)
+                while sum(len(v) for v in early.values()) > EARLY_LIMIT:
+                    oldest = next(iter(early))
+                    early[oldest].pop(0)
+                    if not early[oldest]:
+                        del early[oldest]
+                return None
+        return forward(stream, ident, msg)
+
+    comm_msg.raisus_keeps_early = True
+    handlers["comm_msg"] = comm_msg
 
 
 def _main_thread_comms() -> bool:
@@ -176,6 +220,7 @@ def _main_thread_comms() -> bool:
         from IPython import get_ipython
         kernel = get_ipython().kernel
         MainThreadComm._loop = kernel.io_loop
+        _keep_early_messages(kernel)
     except Exception:  # not in a kernel: nothing to serialise
         return False
     manager.client_comm = MainThreadComm
@@ -234,11 +279,53 @@ def _stylesheets_per_document() -> bool:
     return True
 
 
+def _inline_ipywidgets() -> bool:
+    """Make ``pn.ipywidget(component)`` work offline, as every other output does (once).
+
+    Panel renders a notebook output inside its inline resource mode and then inlines the models'
+    style sheets (``Viewable._repr_mimebundle_``), but ``pn.ipywidget`` builds its models without
+    that, so each of them links Panel's ``loading.css`` on the CDN: offline the browser fails to
+    load it on every view. Here the models of an ipywidget are built the same way as an output's
+    when ``pn.config.inline`` is on -- also when the widget is shown again later.
+    """
+    import panel.io as pn_io
+    import panel.io.notebook as pn_notebook
+    from bokeh.models import UIElement
+    from panel.io.resources import patch_inline_stylesheets, set_resource_mode
+
+    original = pn_notebook.ipywidget
+    if getattr(original, "raisus_original", None) is not None:
+        return True
+
+    def inline_roots(viewable):
+        get_root = viewable.get_root
+
+        def get_inline_root(*args, **kwargs):
+            if not pn.config.inline:
+                return get_root(*args, **kwargs)
+            with set_resource_mode("inline"):
+                model = get_root(*args, **kwargs)
+            for submodel in model.select({"type": UIElement}):
+                patch_inline_stylesheets(submodel)
+            return model
+        viewable.get_root = get_inline_root
+        return viewable
+
+    def ipywidget(obj, doc=None, **kwargs):
+        return original(inline_roots(pn.panel(obj, **kwargs)), doc)
+    ipywidget.raisus_original = original
+    ipywidget.__doc__ = original.__doc__
+    for module in (pn_notebook, pn_io, pn):
+        if getattr(module, "ipywidget", None) is original:
+            module.ipywidget = ipywidget
+    return True
+
+
 def fix_panel() -> bool:
     """Apply raisus_panel's fixes of Panel's notebook plumbing (:class:`OrderedComm`, style sheets
-    per document, and in a kernel :class:`MainThreadComm`); :func:`extension` calls it. True if
+    per document, offline ipywidgets, and in a kernel :class:`MainThreadComm`); :func:`extension` calls it. True if
     Panel is a version they were tested with."""
-    fixed = [_order_comms(), _stylesheets_per_document()]
+    fixed = [_order_comms(), _stylesheets_per_document(), _inline_ipywidgets()]
     _main_thread_comms()
     return all(fixed)
 

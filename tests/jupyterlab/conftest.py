@@ -212,6 +212,11 @@ _COMMS_IDLE_JS = """() => {
   return true;
 }"""
 
+#: What :data:`_COMMS_IDLE_JS` waits for: per busy model, its type, buffered events and whether blocked.
+_COMMS_BUSY_JS = """() => [...Bokeh.documents].flatMap(doc => [...doc.all_models]
+  .filter(m => m._event_buffer !== undefined && (m._event_buffer.length > 0 || m._blocked))
+  .map(m => `${m.type} ${m.id}: ${m._event_buffer.length} unsent, ${m._blocked ? 'waiting for an ack' : 'not blocked'}`))"""
+
 #: Every cell's execution count ("" if never run) and whether it is still queued or running.
 _CELLS_JS = """() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell')]
   .filter(c => c.classList.contains('jp-CodeCell'))
@@ -234,6 +239,9 @@ class Lab:
         self.page_errors: list[str] = []
         page.on("console", self._on_console)
         page.on("pageerror", lambda exc: self.page_errors.append(str(exc)))
+        # which address a "Failed to load resource" was: the console line does not say
+        page.on("requestfailed", lambda request: self.console.append(
+            f"error: request failed: {request.url[:200]} ({request.failure})"))
 
     def _on_console(self, msg) -> None:
         if msg.type in ("error", "warning"):
@@ -276,7 +284,11 @@ class Lab:
         reply comes after every message the kernel sent meanwhile) leaves nothing in flight.
         """
         for _ in range(2):
-            self.page.wait_for_function(_COMMS_IDLE_JS, timeout=TIMEOUT_MS)
+            try:
+                self.page.wait_for_function(_COMMS_IDLE_JS, timeout=TIMEOUT_MS)
+            except Exception as exc:
+                raise AssertionError(f"{self.name}: outputs still wait for the kernel: "
+                                     f"{self.page.evaluate(_COMMS_BUSY_JS)}") from exc
             self.execute("pass")
             self.wait_idle()
 
