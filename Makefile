@@ -28,13 +28,15 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # The browser tests drive Debian's Chromium (Playwright cannot download its own browser here),
-# and the score chart needs a CJK font to show Korean.
+# the score chart needs a CJK font to show Korean, and the scale-out tests run a real Redis and nginx.
+SYSTEM_PACKAGES := chromium fonts-noto-cjk redis-server nginx
 system-deps:
-	@if [ ! -x $(CHROMIUM) ] || ! fc-list 2>/dev/null | grep -qi 'noto.*cjk'; then \
+	@if [ ! -x $(CHROMIUM) ] || ! fc-list 2>/dev/null | grep -qi 'noto.*cjk' \
+	    || ! command -v redis-server >/dev/null || ! [ -x /usr/sbin/nginx ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_PACKAGES) >/dev/null; \
 	  else \
-	    echo "Browser tests need Debian's chromium and fonts-noto-cjk: sudo apt-get install chromium fonts-noto-cjk"; \
+	    echo "The tests need Debian's $(SYSTEM_PACKAGES): sudo apt-get install $(SYSTEM_PACKAGES)"; \
 	  fi; \
 	fi
 

@@ -3,10 +3,9 @@
 A store is the durable truth of every room. A room appends the events of each command and the
 command returns only after :meth:`Store.append` did; loading a room reads its events back and
 replays them. Anything that can append atomically and read in order can be a store: the SQLite
-store (:mod:`.sqlite_store`) is the embedded default, and a Redis-backed store can follow by
-implementing these few methods (``append`` as a MULTI/EXEC or a Lua script that checks the next
-sequence number, ``subscribe`` on a pub/sub channel per room, so several server processes share
-rooms).
+store (:mod:`.sqlite_store`) is the embedded default; the Redis store (:mod:`.redis_store`) lets
+several server processes share rooms: its ``append`` is a Lua script that checks the next sequence
+number, and its ``subscribe`` delivers every process's appends (:attr:`Store.shared`).
 """
 
 from __future__ import annotations
@@ -70,8 +69,13 @@ class Store(abc.ABC):
     a store shared between processes (Redis) overrides it to deliver other processes' appends too.
     """
 
+    #: True when other processes may append to the same rooms: a room then follows the store
+    #: (:meth:`subscribe` delivers every append, its own included, on another thread).
+    shared = False
+
     def __init__(self):
         self._subscribers: dict[str, dict[int, StoreCallback]] = {}
+        self._meta_lock = threading.Lock()
         self._sub_lock = threading.Lock()
         self._next_sub = 0
 
@@ -108,6 +112,37 @@ class Store(abc.ABC):
     @abc.abstractmethod
     def set_meta(self, room_id: str, meta: dict) -> None:
         """Replace the room's metadata (used for link hashes; never for game state)."""
+
+    def update_meta(self, room_id: str, change: Callable[[dict], dict]) -> dict:
+        """Replace the room's metadata by ``change(current)`` in one step, and return it.
+
+        Two changes never lose each other's part (a player's link saved while the GM reissues
+        another). This process's lock is enough for a store no other process writes; a shared
+        store overrides it.
+        """
+        with self._meta_lock:
+            meta = change(self.room_meta(room_id))
+            self.set_meta(room_id, meta)
+            return meta
+
+    def on_meta(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``callback(room_id)`` when another process changed a room's metadata; returns a remover.
+
+        Only a shared store has other processes: this one never calls it.
+        """
+        return lambda: None
+
+    def on_status(self, callback: Callable[[bool], None]) -> Callable[[], None]:
+        """Call ``callback(available)`` when the store becomes unreachable or reachable again.
+
+        An embedded store is always reachable: this one never calls it.
+        """
+        return lambda: None
+
+    @property
+    def available(self) -> bool:
+        """Whether the store can be reached now."""
+        return True
 
     def close(self) -> None:
         """Release files and connections. The store cannot be used afterwards."""

@@ -1,10 +1,11 @@
-"""The store contract, for the memory store and the SQLite file store alike; SQLite's own promises."""
+"""The store contract, for the memory, SQLite and Redis stores alike; SQLite's and Redis's own promises."""
 
 from __future__ import annotations
 
 import hashlib
 import sqlite3
 import threading
+import time
 
 import pytest
 
@@ -18,11 +19,23 @@ def ev(seq: int, **data) -> dict:
     return {"seq": seq, "type": "note", **data}
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "redis"])
 def store(request, tmp_path):
-    s = MemoryStore() if request.param == "memory" else SQLiteStore(tmp_path / "rooms.sqlite")
+    if request.param == "redis":
+        from raisus_panel.room.redis_store import RedisStore
+        s = RedisStore(request.getfixturevalue("redis_url"))
+    else:
+        s = MemoryStore() if request.param == "memory" else SQLiteStore(tmp_path / "rooms.sqlite")
     yield s
     s.close()
+
+
+def eventually(check, timeout: float = 10.0):
+    """Wait until ``check()`` is true (a shared store delivers on its own thread); return its value."""
+    deadline = time.monotonic() + timeout
+    while not (value := check()) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return value
 
 
 def test_create_append_read(store):
@@ -68,9 +81,24 @@ def test_subscribe_and_unsubscribe(store):
     got = []
     unsubscribe = store.subscribe("r", lambda room_id, events: got.append((room_id, [e["seq"] for e in events])))
     store.append("r", [ev(1), ev(2)])
+    assert eventually(lambda: got)
     unsubscribe()
     store.append("r", [ev(3)])
+    time.sleep(0.2 if store.shared else 0)
     assert got == [("r", [1, 2])]
+
+
+def test_metadata_changes_in_one_step(store):
+    store.create_room("r", {"title": "Inn", "n": 0})
+
+    def bump(meta):
+        return {**meta, "n": meta["n"] + 1}
+    threads = [threading.Thread(target=lambda: [store.update_meta("r", bump) for _ in range(20)]) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert store.room_meta("r") == {"title": "Inn", "n": 80}
 
 
 def test_threads_append_to_their_own_rooms(store):

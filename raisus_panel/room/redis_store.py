@@ -1,0 +1,510 @@
+"""Rooms shared by many server processes: every room's event log in Redis.
+
+Each room is a Redis Stream of its events (entry id ``<seq>-0``, one field ``e`` holding the event's
+JSON), its last sequence number, and its metadata; a sorted set lists the rooms by creation time.
+An append is one Lua script: it checks that the room's last sequence number is still the one the
+command was decided on, adds the events and publishes ``"<room id> <last seq>"`` on the store's
+channel -- all or nothing, so two processes can never interleave a room's events (the second gets
+:class:`~.errors.SequenceConflict`, and its room refreshes and refuses the command with "someone
+else changed this room").
+
+Every process listens on the channel (one thread per store, :class:`_Listener`) and tells the
+subscribers of a room (:meth:`RedisStore.subscribe`) about every append, its own and other
+processes', with the events read back from the stream in order: a :class:`~.room.Room` follows its
+stream this way. A lost connection is retried; when it is back, every followed room is read again
+from where its subscribers were, so nothing published meanwhile is missed.
+
+Durability is Redis's: run it with ``appendonly yes`` and ``appendfsync always`` (the README's
+deployment section), so an append that returned is on disk. While Redis cannot be reached every
+call raises :class:`~.errors.StoreError` with ``error.store.unavailable``: a command is refused
+whole, never half applied.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable
+from urllib.parse import urlsplit
+
+from raisus_panel.rules.errors import Phrase
+
+from .errors import NotOurDatabase, RoomExists, SequenceConflict, StoreError, UnknownRoom
+from .store import Store, check_room_id, check_sequence, encode_event, room_exists
+
+log = logging.getLogger(__name__)
+
+#: The format and schema version kept in ``<prefix>store_info``; other data in the database is refused.
+STORE_FORMAT = "raisus_panel/room-store"
+SCHEMA_VERSION = 1
+
+_CREATE = Phrase("create the room", "term.store.create")
+_APPEND = Phrase("save the room's events", "term.store.append")
+_READ = Phrase("read the room", "term.store.read")
+_LIST = Phrase("list rooms", "term.store.list")
+_META = Phrase("save the room's details", "term.store.meta")
+
+# KEYS: meta, seq, stream, rooms; ARGV: channel, room id, meta JSON, created, event JSON...
+_CREATE_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('SET', KEYS[1], ARGV[3])
+redis.call('ZADD', KEYS[4], ARGV[4], ARGV[2])
+local last = 0
+for i = 5, #ARGV do
+  last = last + 1
+  redis.call('XADD', KEYS[3], last .. '-0', 'e', ARGV[i])
+end
+redis.call('SET', KEYS[2], last)
+if last > 0 then redis.call('PUBLISH', ARGV[1], ARGV[2] .. ' ' .. last) end
+return 1
+"""
+
+# KEYS: meta, seq, stream; ARGV: channel, room id, expected last seq, event JSON...
+# Returns {status, last}: 0 appended, 1 no such room, 2 the log moved on (last is the store's).
+_APPEND_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return {1, 0} end
+local last = tonumber(redis.call('GET', KEYS[2]) or '0')
+if last ~= tonumber(ARGV[3]) then return {2, last} end
+for i = 4, #ARGV do
+  last = last + 1
+  redis.call('XADD', KEYS[3], last .. '-0', 'e', ARGV[i])
+end
+redis.call('SET', KEYS[2], last)
+redis.call('PUBLISH', ARGV[1], ARGV[2] .. ' ' .. last)
+return {0, last}
+"""
+
+# KEYS: meta; ARGV: channel, room id, meta JSON. Returns 0 if there is no such room.
+_SET_META_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('SET', KEYS[1], ARGV[3])
+redis.call('PUBLISH', ARGV[1], ARGV[2] .. ' meta')
+return 1
+"""
+
+
+def _redis():
+    try:
+        import redis
+    except ImportError:  # pragma: no cover - a dependency of the package
+        raise StoreError("The Redis store needs the redis package: pip install redis.",
+                         key="error.store.no_redis") from None
+    return redis
+
+
+def unavailable() -> StoreError:
+    """The refusal while Redis cannot be reached (nothing was saved)."""
+    return StoreError("The table is unavailable: the room store cannot be reached. Nothing was saved; "
+                      "try again in a moment.", key="error.store.unavailable")
+
+
+def describe_url(url: str) -> str:
+    """``url`` without its password, for messages and logs."""
+    parts = urlsplit(url)
+    host = parts.hostname or parts.path or "localhost"
+    port = f":{parts.port}" if parts.port else ""
+    db = parts.path if parts.hostname else ""
+    return f"{parts.scheme}://{host}{port}{db}"
+
+
+class RedisStore(Store):
+    """Rooms' event logs in a Redis database, shared by every server process that opens it.
+
+    Parameters
+    ----------
+    url
+        ``redis://HOST:PORT/DB`` (``rediss://`` for TLS, ``unix:///path/redis.sock?db=N`` for a
+        socket; a password as ``redis://:PASSWORD@HOST:PORT/DB``).
+    prefix
+        Put before every key and the channel, so several stores can share one database.
+    timeout
+        Seconds a call may wait for Redis before the table is reported unavailable.
+
+    Raises
+    ------
+    StoreError
+        ``error.store.unavailable`` if Redis cannot be reached now.
+    NotOurDatabase
+        If the database holds another program's data under ``prefix``, or a newer store version.
+    """
+
+    shared = True
+
+    def __init__(self, url: str, *, prefix: str = "raisus:", timeout: float = 5.0):
+        super().__init__()
+        redis = _redis()
+        self.url = url
+        self.prefix = prefix
+        self._timeout = timeout
+        try:
+            self._r = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout,
+                                           health_check_interval=15)
+        except ValueError as exc:
+            raise StoreError(f"Not a Redis address: {describe_url(url)}.", key="error.store.bad_url",
+                             url=describe_url(url)) from None
+        self._create = self._r.register_script(_CREATE_LUA)
+        self._append = self._r.register_script(_APPEND_LUA)
+        self._set_meta = self._r.register_script(_SET_META_LUA)
+        self._check_database()
+        self._listener: _Listener | None = None
+        self._listener_lock = threading.Lock()
+        self._status_callbacks: list[Callable[[bool], None]] = []
+
+    # -- keys ------------------------------------------------------------------------------------
+    @property
+    def channel(self) -> str:
+        """The pub/sub channel on which every append and metadata change is announced."""
+        return f"{self.prefix}events"
+
+    def _keys(self, room_id: str) -> tuple[str, str, str]:
+        base = f"{self.prefix}room:{room_id}"
+        return f"{base}:meta", f"{base}:seq", f"{base}:events"
+
+    @property
+    def _rooms_key(self) -> str:
+        return f"{self.prefix}rooms"
+
+    # -- calls -------------------------------------------------------------------------------------
+    def _call(self, what: Phrase, fn):
+        """Run ``fn``; Redis's connection errors become ``error.store.unavailable`` (nothing saved)."""
+        redis = _redis()
+        try:
+            return fn()
+        except (redis.ConnectionError, redis.TimeoutError):
+            raise unavailable() from None
+        except redis.ResponseError as exc:
+            if "READONLY" in str(exc) or "LOADING" in str(exc) or "MISCONF" in str(exc):
+                raise unavailable() from None
+            raise StoreError(f"Could not {what}: {exc}. Nothing was saved.",
+                             key="error.store.refused", what=what, detail=str(exc)) from None
+
+    def _check_database(self) -> None:
+        info_key = f"{self.prefix}store_info"
+
+        def check():
+            self._r.hsetnx(info_key, "format", STORE_FORMAT)
+            self._r.hsetnx(info_key, "version", str(SCHEMA_VERSION))
+            return {k.decode(): v.decode() for k, v in self._r.hgetall(info_key).items()}
+        try:
+            info = self._call(_LIST, check)
+        except StoreError as exc:
+            if exc.key == "error.store.refused":  # the key holds something else than a hash
+                raise self._foreign() from None
+            raise
+        version = int(info.get("version", "0") or 0)
+        if info.get("format") != STORE_FORMAT or version > SCHEMA_VERSION:
+            raise self._foreign()
+
+    def _foreign(self) -> NotOurDatabase:
+        url = describe_url(self.url)
+        return NotOurDatabase(f"{url} holds another program's data or another store version; it was left "
+                              "untouched.", key="error.store.foreign_redis", url=url)
+
+    def _unknown(self, room_id: str) -> UnknownRoom:
+        return UnknownRoom(f"There is no room {room_id!r} here.", key="error.store.unknown_room", room=repr(room_id))
+
+    # -- the Store interface -------------------------------------------------------------------------
+    def create_room(self, room_id: str, meta: dict, events: Iterable[dict] = ()) -> None:
+        """See :meth:`Store.create_room`."""
+        check_room_id(room_id)
+        events = list(events)
+        check_sequence(events, 0)
+        lines = [encode_event(e) for e in events]
+        meta_key, seq_key, stream_key = self._keys(room_id)
+        made = self._call(_CREATE, lambda: self._create(
+            keys=[meta_key, seq_key, stream_key, self._rooms_key],
+            args=[self.channel, room_id, json.dumps(meta, ensure_ascii=False), repr(time.time()), *lines]))
+        if not made:
+            raise room_exists(room_id)
+
+    def append(self, room_id: str, events: list[dict]) -> int:
+        """See :meth:`Store.append`. Durable when it returns if Redis runs with ``appendfsync always``."""
+        events = list(events)
+        if not events:
+            return self.last_seq(room_id)
+        first = events[0].get("seq") if isinstance(events[0], dict) else None
+        if not isinstance(first, int) or isinstance(first, bool) or first < 1:
+            check_sequence(events, -1)  # raises SequenceConflict naming the bad number
+        last = check_sequence(events, first - 1)
+        lines = [encode_event(e) for e in events]
+        meta_key, seq_key, stream_key = self._keys(room_id)
+        status, stored = self._call(_APPEND, lambda: self._append(
+            keys=[meta_key, seq_key, stream_key], args=[self.channel, room_id, first - 1, *lines]))
+        if status == 1:
+            raise self._unknown(room_id)
+        if status == 2:
+            raise SequenceConflict(f"Event {first} does not follow sequence number {stored}: someone else "
+                                   "wrote to this room at the same moment.", key="error.store.sequence",
+                                   seq=repr(first), last=int(stored))
+        return last
+
+    def read(self, room_id: str, from_seq: int = 0) -> list[dict]:
+        """See :meth:`Store.read`."""
+        meta_key, _, stream_key = self._keys(room_id)
+
+        def read():
+            pipe = self._r.pipeline(transaction=True)
+            pipe.exists(meta_key)
+            pipe.xrange(stream_key, min=f"{max(0, int(from_seq)) + 1}-0", max="+")
+            return pipe.execute()
+        exists, entries = self._call(_READ, read)
+        if not exists:
+            raise self._unknown(room_id)
+        return [json.loads(fields[b"e"]) for _, fields in entries]
+
+    def last_seq(self, room_id: str) -> int:
+        """The sequence number of the room's last event (0 for none)."""
+        meta_key, seq_key, _ = self._keys(room_id)
+        exists, last = self._call(_READ, lambda: self._r.pipeline().exists(meta_key).get(seq_key).execute())
+        if not exists:
+            raise self._unknown(room_id)
+        return int(last or 0)
+
+    def list_rooms(self) -> list[str]:
+        """See :meth:`Store.list_rooms`."""
+        ids = self._call(_LIST, lambda: self._r.zrange(self._rooms_key, 0, -1))
+        return [i.decode() for i in ids]
+
+    def room_meta(self, room_id: str) -> dict:
+        """See :meth:`Store.room_meta`."""
+        text = self._call(_READ, lambda: self._r.get(self._keys(room_id)[0]))
+        if text is None:
+            raise self._unknown(room_id)
+        return json.loads(text)
+
+    def set_meta(self, room_id: str, meta: dict) -> None:
+        """See :meth:`Store.set_meta`; every process hears of it (:meth:`on_meta`)."""
+        text = json.dumps(meta, ensure_ascii=False)
+        done = self._call(_META, lambda: self._set_meta(keys=[self._keys(room_id)[0]],
+                                                        args=[self.channel, room_id, text]))
+        if not done:
+            raise self._unknown(room_id)
+
+    def update_meta(self, room_id: str, change: Callable[[dict], dict]) -> dict:
+        """Change the room's metadata atomically across processes: ``change(meta)`` returns the new
+        metadata, and is called again on fresh data if another process changed it meanwhile."""
+        redis = _redis()
+        meta_key = self._keys(room_id)[0]
+
+        def update():
+            with self._r.pipeline() as pipe:
+                while True:
+                    try:
+                        pipe.watch(meta_key)
+                        text = pipe.get(meta_key)
+                        if text is None:
+                            raise self._unknown(room_id)
+                        meta = change(json.loads(text))
+                        pipe.multi()
+                        pipe.set(meta_key, json.dumps(meta, ensure_ascii=False))
+                        pipe.publish(self.channel, f"{room_id} meta")
+                        pipe.execute()
+                        return meta
+                    except redis.WatchError:
+                        continue
+        return self._call(_META, update)
+
+    def close(self) -> None:
+        """Stop listening and close the connections."""
+        with self._listener_lock:
+            listener, self._listener = self._listener, None
+        if listener is not None:
+            listener.stop()
+        self._r.close()
+
+    # -- following rooms across processes -----------------------------------------------------------
+    def subscribe(self, room_id: str, callback) -> Callable[[], None]:
+        """Call ``callback(room_id, events)`` after every append to the room, by any process.
+
+        Runs on the store's listener thread, in order, with the events read back from the room's
+        stream (from where this process's subscribers of the room were). After the connection to
+        Redis was lost and is back, the room is read again from there: nothing is missed.
+        """
+        listener = self._ensure_listener()
+        listener.follow(room_id)
+        unsubscribe = super().subscribe(room_id, callback)
+
+        def done() -> None:
+            unsubscribe()
+            with self._sub_lock:
+                if not self._subscribers.get(room_id):
+                    self._subscribers.pop(room_id, None)
+                    listener.unfollow(room_id)
+        return done
+
+    def on_meta(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``callback(room_id)`` when a room's metadata changes (links reissued, ...), in any process."""
+        listener = self._ensure_listener()
+        return listener.on_meta(callback)
+
+    def on_status(self, callback: Callable[[bool], None]) -> Callable[[], None]:
+        """Call ``callback(available)`` when Redis becomes unreachable (False) or reachable again (True)."""
+        self._ensure_listener()
+        self._status_callbacks.append(callback)
+        return lambda: self._status_callbacks.remove(callback) if callback in self._status_callbacks else None
+
+    @property
+    def available(self) -> bool:
+        """Whether the listener is connected to Redis now (True before anything listens)."""
+        return self._listener.connected if self._listener is not None else True
+
+    def _ensure_listener(self) -> "_Listener":
+        with self._listener_lock:
+            if self._listener is None:
+                self._listener = _Listener(self)
+                self._listener.start()
+            return self._listener
+
+    def _status(self, available: bool) -> None:
+        for callback in list(self._status_callbacks):
+            try:
+                callback(available)
+            except Exception:
+                log.exception("a store status callback failed")
+
+    def __repr__(self) -> str:
+        return f"RedisStore({describe_url(self.url)!r})"
+
+
+class _Listener:
+    """A :class:`RedisStore`'s thread: hears the store's channel and delivers rooms' new events in order."""
+
+    #: Seconds between attempts to reach Redis again after the connection was lost.
+    RETRY = 0.5
+    #: Seconds the thread waits for a message before it checks whether it should stop.
+    POLL = 0.25
+
+    def __init__(self, store: RedisStore):
+        self.store = store
+        self.connected = True
+        self._seen: dict[str, int] = {}  # followed room -> last seq delivered
+        self._meta: list[Callable[[str], None]] = []
+        self._lock = threading.Lock()
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"raisus-redis-{store.prefix}", daemon=True)
+        self._pubsub = None
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the thread (it closes its own connection within :attr:`POLL` seconds)."""
+        self._stopped.set()
+        if self._thread.is_alive() and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+
+    def follow(self, room_id: str) -> None:
+        with self._lock:
+            if room_id in self._seen:
+                return
+        try:
+            last = self.store.last_seq(room_id)
+        except StoreError:
+            last = 0  # unreachable or not there yet: deliver from the start of what appears
+        with self._lock:
+            self._seen.setdefault(room_id, last)
+
+    def unfollow(self, room_id: str) -> None:
+        with self._lock:
+            self._seen.pop(room_id, None)
+
+    def on_meta(self, callback: Callable[[str], None]) -> Callable[[], None]:
+        with self._lock:
+            self._meta.append(callback)
+
+        def remove() -> None:
+            with self._lock:
+                if callback in self._meta:
+                    self._meta.remove(callback)
+        return remove
+
+    # -- the thread ------------------------------------------------------------------------------
+    def _run(self) -> None:
+        redis = _redis()
+        while not self._stopped.is_set():
+            try:
+                self._pubsub = self.store._r.pubsub(ignore_subscribe_messages=True)
+                self._pubsub.subscribe(self.store.channel)
+                if not self.connected:
+                    self.connected = True
+                    log.info("the room store is reachable again")
+                    self.store._status(True)
+                self._catch_up_all()
+                while not self._stopped.is_set():
+                    message = self._pubsub.get_message(timeout=self.POLL)
+                    if message is not None and message.get("type") == "message":
+                        self._heard(message["data"].decode())
+            except (redis.ConnectionError, redis.TimeoutError, OSError, StoreError) as exc:
+                if isinstance(exc, StoreError) and exc.key != "error.store.unavailable":
+                    log.error("the room store's listener could not read a room: %s", exc)
+                    self._stopped.wait(self.RETRY)
+                    continue
+                if self._stopped.is_set():
+                    return
+                if self.connected:
+                    self.connected = False
+                    log.warning("the room store cannot be reached; retrying")
+                    self.store._status(False)
+                self._stopped.wait(self.RETRY)
+            except Exception:  # never let the thread die: rooms would stop following
+                log.exception("the room store's listener failed; restarting it")
+                self._stopped.wait(self.RETRY)
+            finally:
+                try:
+                    if self._pubsub is not None:
+                        self._pubsub.close()
+                except Exception:
+                    pass
+
+    def _heard(self, data: str) -> None:
+        room_id, _, what = data.partition(" ")
+        if what == "meta":
+            with self._lock:
+                callbacks = list(self._meta)
+            for callback in callbacks:
+                try:
+                    callback(room_id)
+                except Exception:
+                    log.exception("a room metadata callback failed")
+            return
+        with self._lock:
+            followed = room_id in self._seen
+        if followed:
+            self._deliver(room_id)
+
+    def _catch_up_all(self) -> None:
+        with self._lock:
+            rooms = list(self._seen)
+        for room_id in rooms:
+            self._deliver(room_id)
+        with self._lock:
+            callbacks = list(self._meta)
+        for room_id in rooms:  # links may have changed while nothing was heard
+            for callback in callbacks:
+                try:
+                    callback(room_id)
+                except Exception:
+                    log.exception("a room metadata callback failed")
+
+    def _deliver(self, room_id: str) -> None:
+        """Read the room's events after the last delivered and give them to its subscribers."""
+        with self._lock:
+            seen = self._seen.get(room_id)
+        if seen is None:
+            return
+        try:
+            events = self.store.read(room_id, from_seq=seen)
+        except UnknownRoom:
+            return
+        if not events:
+            return
+        with self._lock:
+            if room_id not in self._seen:
+                return
+            self._seen[room_id] = events[-1]["seq"]
+        self.store._published(room_id, events)
+
+
+__all__ = ["RedisStore", "RoomExists", "describe_url", "unavailable"]
