@@ -13,7 +13,7 @@ In a notebook::
 
 Served with Panel (the dashboard's job; sketched here because the room is built for it)::
 
-    registry = get_registry(db_path)               # module level: shared by every browser tab
+    registry = get_registry(store)                 # "rooms.sqlite" or "redis://host:6379/0"; shared by every tab
     session = registry.open_session(token)         # or registry.join(invite_token, name)
     doc = pn.state.curdoc
     def on_events(events):                         # runs on the commanding thread

@@ -180,6 +180,31 @@ def apply_event(state: RoomState, event: dict, *, live: bool = False,
         raise ValueError(f"unknown room event type {kind!r}")
 
 
+def follow_events(state: RoomState, events: list[dict]) -> None:
+    """Change ``state`` by events another server process committed (none of them ``undone``).
+
+    Like :func:`apply_event` for each, except that the built contest applies a run of its own
+    events in one step (:meth:`~raisus_panel.rules.Contest.follow`), so its views update once.
+    """
+    run: list[dict] = []
+
+    def flush() -> None:
+        if run:
+            state.built_contest.follow(run)
+            run.clear()
+
+    for event in events:
+        contest = state.built_contest
+        if (event["type"] == "contest" and contest is not None and event["contest"] == contest.uid
+                and event["event"]["type"] != "contest_started"):
+            run.append(event["event"])
+            state.round_open = round_open_after(event["event"], state.round_open)
+            continue
+        flush()
+        apply_event(state, event)
+    flush()
+
+
 def effective(events: Iterable[dict]) -> list[dict]:
     """The events that still count: without ``undone`` events and the commands they took back."""
     events = list(events)

@@ -12,13 +12,13 @@ it (:class:`LinkSession`), and opening it again says why.
 
 from __future__ import annotations
 
+import copy
 import logging
 import os
 import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from raisus_panel.rules import RuleError
 from raisus_panel.rules.errors import Phrase
@@ -30,8 +30,8 @@ from .limits import CreationQuota, Limits, too_large
 from .roles import Actor, PermissionDenied, Role
 from .room import Room, create_in_store
 from .session import RoomSession
-from .sqlite_store import SQLiteStore
-from .store import MemoryStore, Store
+from .store import Store
+from .store_url import open_store, store_key
 from .tokens import hash_token, matches, new_token, token_room
 from .transfer import import_room
 
@@ -68,9 +68,13 @@ class LinkSession(RoomSession):
     :meth:`on_close` once -- a page shows the reason and lets go of the room.
     """
 
-    def __init__(self, room: Room, actor: Actor, credential: str, registry: "RoomRegistry | None" = None):
+    def __init__(self, room: Room, actor: Actor, credential: str, registry: "RoomRegistry | None" = None,
+                 digest: str = ""):
         super().__init__(room, actor)
         self.credential = credential
+        #: The hash of the link's token: a process that did not change the links checks it against
+        #: the room's link hashes when another process did (:meth:`RoomRegistry._links_changed`).
+        self.digest = digest
         #: The registry that opened it: where its GM manages the room's links.
         self.registry = registry
         #: Why this session was closed (a PermissionDenied), or None while it is open.
@@ -186,6 +190,8 @@ class RoomRegistry:
         # the sessions opened with links, by room, to close them when their link stops working
         self._sessions: dict[str, weakref.WeakSet[LinkSession]] = {}
         self._lock = threading.RLock()
+        # another server process may reissue or revoke links (a shared store tells)
+        store.on_meta(self._links_changed)
 
     def _dice(self):
         return self.dice_factory() if self.dice_factory else None
@@ -264,20 +270,20 @@ class RoomRegistry:
                                    "removed; ask the GM for a new link.", key="error.link.no_room") from None
         return room_id, meta, meta.get("auth", {})
 
-    def _identify(self, token) -> tuple[Room, Actor | None, str]:
-        """The room, the actor (None for the invitation) and the credential a token stands for."""
+    def _identify(self, token) -> tuple[Room, Actor | None, str, str]:
+        """The room, the actor (None for the invitation), the credential and the hash of a token."""
         room_id, meta, auth = self._auth(token)
         if matches(token, auth.get("gm")):
-            return self.get(room_id), Actor.gm(meta.get("gm_name", "GM")), "gm"
+            return self.get(room_id), Actor.gm(meta.get("gm_name", "GM")), "gm", auth["gm"]
         if matches(token, auth.get("spectator")):
-            return self.get(room_id), Actor.spectator(), "spectator"
+            return self.get(room_id), Actor.spectator(), "spectator", auth["spectator"]
         if matches(token, auth.get("player")):
-            return self.get(room_id), None, "invitation"
+            return self.get(room_id), None, "invitation", auth["player"]
         digest = hash_token(token)
         player_id = (auth.get("players") or {}).get(digest)
         if player_id:
             room = self.get(room_id)
-            return room, Actor.player(player_id, room.players.get(player_id, "")), f"player:{player_id}"
+            return room, Actor.player(player_id, room.players.get(player_id, "")), f"player:{player_id}", digest
         if digest in (auth.get("revoked") or {}):
             raise _revoked()
         if digest in (auth.get("retired") or []):
@@ -289,8 +295,8 @@ class RoomRegistry:
     def _role(credential: str) -> Role:
         return Role.GM if credential == "gm" else Role.SPECTATOR if credential == "spectator" else Role.PLAYER
 
-    def _session(self, room: Room, actor: Actor, credential: str) -> LinkSession:
-        session = LinkSession(room, actor, credential, self)
+    def _session(self, room: Room, actor: Actor, credential: str, digest: str) -> LinkSession:
+        session = LinkSession(room, actor, credential, self, digest)
         with self._lock:
             self._sessions = {k: v for k, v in self._sessions.items() if v}  # forget rooms with no session
             self._sessions.setdefault(room.room_id, weakref.WeakSet()).add(session)
@@ -313,11 +319,35 @@ class RoomRegistry:
             raise PermissionDenied("Only the GM can hand out new links.", key="error.permission.links")
 
     def _update_auth(self, room_id: str, change: Callable[[dict], None]) -> None:
-        """Change a room's link hashes in one write (under the registry's lock)."""
-        meta = self.store.room_meta(room_id)
-        auth = {**meta.get("auth", {})}
-        change(auth)
-        self.store.set_meta(room_id, {**meta, "auth": auth})
+        """Change a room's link hashes in one step, however many processes change them at once."""
+        def update(meta: dict) -> dict:
+            auth = copy.deepcopy(meta.get("auth", {}))
+            change(auth)
+            return {**meta, "auth": auth}
+        self.store.update_meta(room_id, update)
+
+    def _links_changed(self, room_id: str) -> None:
+        """Another process changed a room's links: close this process's sessions whose link stopped working.
+
+        The store calls it (on its listener thread) for every change of a room's metadata, this
+        process's own included; a session whose link still works is left alone.
+        """
+        open_here = self.sessions(room_id)
+        if not open_here:
+            return
+        try:
+            auth = self.store.room_meta(room_id).get("auth", {})
+        except (StoreError, UnknownRoom):
+            return  # unreachable now: checked again when the store is back
+        players = auth.get("players") or {}
+        for session in open_here:
+            if not session.digest:
+                continue
+            if session.credential in ("gm", "spectator"):
+                if auth.get(session.credential) != session.digest:
+                    session.close(_replaced())
+            elif players.get(session.digest) != session.actor.player_id:
+                session.close(_revoked())
 
     @staticmethod
     def _retire(auth: dict, *digests) -> None:
@@ -359,8 +389,16 @@ class RoomRegistry:
         def change(auth: dict) -> None:
             self._retire(auth, auth.get("gm"))
             auth["gm"] = hash_token(token)
-        with self._lock:
-            self._update_auth(room_id, change)
+        old_digest = getattr(session, "digest", "")
+        if isinstance(session, LinkSession):  # before other processes hear of it: this page stays
+            session.digest = hash_token(token)
+        try:
+            with self._lock:
+                self._update_auth(room_id, change)
+        except BaseException:
+            if isinstance(session, LinkSession):
+                session.digest = old_digest
+            raise
         self._close(session.room, "gm", _replaced(), keep=session)
         return token
 
@@ -394,7 +432,7 @@ class RoomRegistry:
 
     def resolve(self, token: str) -> tuple[Room, Role]:
         """The room a link's token opens and the role it gives; PermissionDenied for a bad token."""
-        room, _, credential = self._identify(token)
+        room, _, credential, _ = self._identify(token)
         return room, self._role(credential) if credential != "invitation" else Role.PLAYER
 
     def open_session(self, token: str) -> LinkSession:
@@ -402,11 +440,11 @@ class RoomRegistry:
 
         The player *invitation* is not an identity: join with :meth:`join` first.
         """
-        room, actor, credential = self._identify(token)
+        room, actor, credential, digest = self._identify(token)
         if actor is None:
             raise PermissionDenied("This is the players' invitation: join with your name first.",
                                    key="error.link.join_first")
-        return self._session(room, actor, credential)
+        return self._session(room, actor, credential, digest)
 
     def join(self, invite_token: str, name: str) -> tuple[LinkSession, str]:
         """A player joins with the invitation: returns their session and their personal token.
@@ -416,7 +454,7 @@ class RoomRegistry:
         apart there.
         """
         with self._lock:
-            room, actor, credential = self._identify(invite_token)
+            room, actor, credential, _ = self._identify(invite_token)
             if credential != "invitation":
                 raise PermissionDenied("Join with the players' invitation link.", key="error.link.use_invitation")
             gm_name = self.store.room_meta(room.room_id).get("gm_name", "GM")
@@ -426,16 +464,17 @@ class RoomRegistry:
             events = room.apply(Actor.player(new_player_id(), name), "join", {"name": name})
             player = events[0]["player"]
             token = new_token(room.room_id)
-            meta = self.store.room_meta(room.room_id)
-            auth = dict(meta.get("auth", {}))
-            auth["players"] = {**auth.get("players", {}), hash_token(token): player["player_id"]}
+            digest = hash_token(token)
+
+            def change(auth: dict) -> None:
+                auth["players"] = {**auth.get("players", {}), digest: player["player_id"]}
             try:
-                self.store.set_meta(room.room_id, {**meta, "auth": auth})
+                self._update_auth(room.room_id, change)
             except StoreError:
                 raise RuleError("You joined, but your personal link could not be saved: join again "
                                 "to get one.", key="error.link.not_saved") from None
             actor = Actor.player(player["player_id"], player["name"])
-            return self._session(room, actor, f"player:{actor.player_id}"), token
+            return self._session(room, actor, f"player:{actor.player_id}", digest), token
 
     def __repr__(self) -> str:
         return f"RoomRegistry({self.store!r}, loaded={len(self._rooms)})"
@@ -445,18 +484,19 @@ _registries: dict[str, RoomRegistry] = {}
 _registries_lock = threading.Lock()
 
 
-def get_registry(db_path: str | os.PathLike | None = None, *, limits: Limits | None = None) -> RoomRegistry:
-    """The process-wide registry of a database file (created once, then shared by every session).
+def get_registry(store: str | os.PathLike | None = None, *, limits: Limits | None = None) -> RoomRegistry:
+    """The process-wide registry of a store (opened once, then shared by every session).
 
-    ``None`` gives a registry in memory (rooms vanish with the process). ``limits``, when given,
-    become the registry's limits (the served dashboard passes the server's settings).
+    ``store`` names it as :func:`~.store_url.open_store` takes it: a SQLite file path or
+    ``sqlite:///`` URL, a ``redis://`` URL, or None for a registry in memory (rooms vanish with the
+    process). ``limits``, when given, become the registry's limits (the served dashboard passes the
+    server's settings).
     """
-    key = ":memory:" if db_path is None else str(Path(db_path).resolve())
+    key = store_key(store)
     with _registries_lock:
         registry = _registries.get(key)
         if registry is None:
-            store = MemoryStore() if db_path is None else SQLiteStore(db_path)
-            registry = _registries[key] = RoomRegistry(store, limits=limits)
+            registry = _registries[key] = RoomRegistry(open_store(store), limits=limits)
         elif limits is not None and limits != registry.limits:
             registry.limits = limits
             registry._quota = CreationQuota(limits)

@@ -4,6 +4,13 @@ Every change goes through :meth:`Room.apply`: authorize the actor, let the rules
 events to the store (durably), then apply them to the models in one update and tell the
 subscribers. The store's event log is the truth; the parameters of a :class:`Room` are its
 projection, and :meth:`Room.load` rebuilds exactly the same state from the log.
+
+On a store shared by several server processes (:attr:`~.store.Store.shared`, Redis) each process
+holds its own :class:`Room` for a room, and each follows the room's stream: events another process
+committed are applied as they arrive (:meth:`Room._heard`), in order, so every page of every
+process shows the same table. A command decided on a state another process already moved on from
+fails its append (the store checks the sequence number) and is refused with "someone else changed
+this room".
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ import secrets
 import threading
 import time
 import uuid
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 
@@ -29,7 +37,7 @@ from .commands import ROOM_PLANS, ROOM_TITLE, check_arguments, prepare_contest_c
 from .errors import RoomChanged, SequenceConflict
 from .events import stamp, visible_to
 from .permissions import authorize
-from .projection import RoomState, apply_event, effective, project, round_open_of
+from .projection import RoomState, apply_event, effective, follow_events, project, round_open_of
 from .roles import Actor, PermissionDenied
 from .stale import NOT_UNDONE, NOT_UNDONE_COMMANDS, check_seen_seq, stale_refusal
 from .store import Store, check_room_id
@@ -160,9 +168,21 @@ class Room(param.Parameterized):
         # check()'s answers for the current state: (actor key, command, arguments) -> refusal or None
         self._checked: dict[tuple, RuleError | None] = {}
         with self._lock:
+            if store.shared:  # follow first, so nothing appended between the read and now is missed
+                self._follow(store)
             self._reset_log(store.read(room_id))
             self._reproject()
             self._publish()
+
+    def _follow(self, store: Store) -> None:
+        """Hear every append to this room in the shared store (other processes' too) until it goes."""
+        heard = weakref.WeakMethod(self._heard)
+
+        def deliver(room_id: str, events: list[dict]) -> None:
+            method = heard()
+            if method is not None:
+                method(events)
+        weakref.finalize(self, store.subscribe(self.room_id, deliver))
 
     # ------------------------------------------------------------------------ making rooms --
     @classmethod
@@ -394,12 +414,16 @@ class Room(param.Parameterized):
         self._public = [e for e in self._events if not e["private"]]
         self._recent.clear()
         for event in self._events:
-            if event["cmd_id"] in self._recent:
-                self._recent[event["cmd_id"]][1].append(event)
-            else:
-                key = (event["actor"]["role"], event["actor"]["player_id"])
-                self._recent[event["cmd_id"]] = (key, [event])
-                self._trim_recent()
+            self._recall(event)
+
+    def _recall(self, event: dict) -> None:
+        """Remember the command an event of the log belongs to, so a resend of it is harmless."""
+        if event["cmd_id"] in self._recent:
+            self._recent[event["cmd_id"]][1].append(event)
+        else:
+            key = (event["actor"]["role"], event["actor"]["player_id"])
+            self._recent[event["cmd_id"]] = (key, [event])
+            self._trim_recent()
 
     def _log(self, events: list[dict]) -> None:
         self._events.extend(events)
@@ -419,6 +443,33 @@ class Room(param.Parameterized):
         current = self._state.built_contest
         self._state = project(self._events, dice=self.dice, pool=dict(self._state.characters),
                               contests=[current] if current is not None else [])
+
+    def _heard(self, events: list[dict]) -> None:
+        """Apply the events another process committed (the store's listener thread calls this).
+
+        This process's own appends are heard too, and skipped: they were applied when committed.
+        After a gap (the listener missed some), the rest is read from the store.
+        """
+        with self._lock:
+            known = len(self._events)
+            new = [e for e in events if e["seq"] > known]
+            if not new:
+                return
+            if new[0]["seq"] != known + 1:
+                new = self._store.read(self.room_id, from_seq=known)
+            self._log(new)
+            for event in new:
+                self._recall(event)
+            if any(e["type"] == "undone" for e in new):
+                self._reproject()
+            else:
+                try:
+                    follow_events(self._state, new)
+                except RuleError:  # pragma: no cover - the log is the truth: build it all again
+                    log.exception("following room %s failed; re-projecting it", self.room_id)
+                    self._reproject()
+            self._publish()
+            self._notify(new)
 
     def refresh(self) -> None:
         """Re-read the log from the store and rebuild the state (after another process wrote to it)."""

@@ -16,7 +16,8 @@ without the last command. This module keeps the log and the state built from it 
   applied, ``event_sink``, a rollback) and then *publishing* the result (one ``param.update``;
   watchers of the contest's parameters run then). Dry runs answer "busy" only while it changes the
   contest (``dry_run.py``). This is not a lock between threads: a room serialises its commands.
-* :meth:`EventLog.undo` takes back the last command; :meth:`EventLog.from_events` replays a log.
+* :meth:`EventLog.undo` takes back the last command; :meth:`EventLog.from_events` replays a log;
+  :meth:`EventLog.follow` applies events committed by another server process.
 """
 
 from __future__ import annotations
@@ -127,6 +128,40 @@ class EventLog:
                 self._events = old
                 self._rebuild()
                 raise
+
+    def follow(self, events: list[dict]) -> None:
+        """Apply events that continue this contest's log, committed elsewhere (another server process).
+
+        They are applied as they are (no dice are rolled) and published in one update; the
+        contest's own next command numbers on from them.
+
+        Raises
+        ------
+        SaveFileError
+            If they do not continue the log or cannot be applied (nothing changes then).
+        RuleError
+            While a command of this contest is running (``error.contest.busy``).
+        """
+        self._refuse_if_busy()
+        events = [copy.deepcopy(e) for e in events]
+        if not events:
+            return
+        if [e.get("seq") for e in events] != list(range(len(self._events) + 1, len(self._events) + len(events) + 1)):
+            raise SaveFileError("These events do not continue this contest's log.", key="error.save.not_continued")
+        before, cmd = len(self._events), self._cmd
+        with self._one_command():
+            try:
+                for event in events:
+                    self._events.append(event)
+                    self._apply(event)
+                    self._cmd = max(self._cmd, int(event.get("cmd", 0)))
+            except (RuleError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+                del self._events[before:]
+                self._cmd = cmd
+                self._rebuild()
+                raise SaveFileError(f"These contest events cannot be replayed: {exc}",
+                                    key="error.save.not_replayable", detail=Phrase.of(exc)) from None
+            self._publish_finished()
 
     def _replay(self) -> None:
         """Project a log given at construction, naming the event that cannot be replayed."""
