@@ -1,4 +1,4 @@
-"""The raisus_panel dashboard: ``panel serve apps/dashboard.py`` (the store is ``RAISUS_DB``)."""
+"""The raisus_panel dashboard: ``panel serve apps/dashboard.py`` (the store is ``RAISUS_STORE`` or ``RAISUS_DB``)."""
 
 import panel as pn
 

@@ -1,7 +1,8 @@
 """The ``raisus`` command: serve the dashboard, or replay a saved contest.
 
 Thin wrappers: ``raisus serve`` serves the dashboard (``/dashboard``) with Panel on the embedded
-SQLite store; ``raisus replay FILE`` loads a contest save and prints what happened.
+SQLite store, or on a Redis store shared by several processes (``--store redis://... --num-procs N``);
+``raisus replay FILE`` loads a contest save and prints what happened.
 """
 
 from __future__ import annotations
@@ -14,8 +15,38 @@ from pathlib import Path
 DEFAULT_DB = "raisus.sqlite"
 
 
+def _check_store(args: argparse.Namespace) -> str | None:
+    """The store's URL for the server processes, after opening it once here; None (and a message
+    on stderr) if it cannot serve: unreachable, not ours, or SQLite with several processes."""
+    from raisus_panel.room.store_url import is_shared, open_store, store_key
+    from raisus_panel.rules import RuleError
+
+    where = args.store or str(Path(args.db).resolve())
+    if args.num_procs != 1 and not is_shared(where):
+        print("raisus serve: --num-procs needs a store the processes can share: use --store "
+              "redis://HOST:PORT/DB (the SQLite file serves one process).", file=sys.stderr)
+        return None
+    if args.num_procs < 1:
+        print("raisus serve: --num-procs is 1 or more.", file=sys.stderr)
+        return None
+    try:
+        open_store(where).close()  # refuse now, not on the first page; the processes open their own
+    except RuleError as exc:
+        if getattr(exc, "key", "") == "error.store.unavailable":
+            from raisus_panel.room.redis_store import describe_url
+            print(f"raisus serve: cannot reach the store {describe_url(where)}: is Redis running there?",
+                  file=sys.stderr)
+        else:
+            print(f"raisus serve: {exc}", file=sys.stderr)
+        return None
+    return where if is_shared(where) else store_key(where)
+
+
 def _serve(args: argparse.Namespace) -> int:
-    os.environ["RAISUS_DB"] = str(Path(args.db).resolve())
+    store = _check_store(args)
+    if store is None:
+        return 2
+    os.environ["RAISUS_STORE"] = store
     if args.lang:
         os.environ["RAISUS_LANG"] = args.lang
     for option, variable in (("max_upload_mb", "RAISUS_MAX_UPLOAD_MB"), ("rooms_per_client", "RAISUS_ROOMS_PER_CLIENT"),
@@ -44,13 +75,18 @@ def _serve(args: argparse.Namespace) -> int:
         auth["basic_auth"] = args.basic_auth
     if args.cookie_secret:
         auth["cookie_secret"] = args.cookie_secret
-    print(f"raisus_panel: http://{args.address}:{args.port}/dashboard  (store: {os.environ['RAISUS_DB']})",
-          flush=True)
+    from raisus_panel.room.redis_store import describe_url
+    from raisus_panel.room.store_url import is_shared
+
+    shown = describe_url(store) if is_shared(store) else store  # never a password
+    procs = f", {args.num_procs} processes" if args.num_procs != 1 else ""
+    print(f"raisus_panel: http://{args.address}:{args.port}/dashboard  (store: {shown}{procs})", flush=True)
     pn.serve({"dashboard": create_app}, port=args.port, address=args.address,
              websocket_origin=list(dict.fromkeys(origins)), show=False, title="raisus_panel",
              verbose=False, session_token_expiration=expiration,
              # a room file within the upload limit must fit in one message, or the page is cut off
-             websocket_max_message_size=websocket_max_message_size(limits().max_upload_bytes), **auth)
+             websocket_max_message_size=websocket_max_message_size(limits().max_upload_bytes),
+             num_procs=args.num_procs, use_xheaders=args.use_xheaders, **auth)
     return 0
 
 
@@ -83,6 +119,14 @@ def main(argv: list[str] | None = None) -> int:
                                          "`panel serve apps/dashboard.py`)")
     serve.add_argument("--db", default=os.environ.get("RAISUS_DB", DEFAULT_DB),
                        help="the SQLite file that keeps every room (default: %(default)s)")
+    serve.add_argument("--store", default=os.environ.get("RAISUS_STORE") or None, metavar="URL",
+                       help="where rooms are kept: redis://HOST:PORT/DB (shared by every process and "
+                            "server using it) or sqlite:///FILE (default: RAISUS_STORE, else --db)")
+    serve.add_argument("--num-procs", type=int, default=1, metavar="N",
+                       help="server processes on this port (needs --store redis://...; default 1)")
+    serve.add_argument("--use-xheaders", action="store_true",
+                       help="behind a proxy (deploy/nginx.conf): take the client's address from X-Real-IP, "
+                            "so room limits count people, not the proxy")
     serve.add_argument("--address", default="localhost", help="address to listen on (0.0.0.0: all)")
     serve.add_argument("--port", type=int, default=5006)
     serve.add_argument("--allow-websocket-origin", action="append",

@@ -17,7 +17,7 @@ from .join import JoinPage
 from .lobby import Lobby
 from .reconnect import lang_class, watch_connection
 from .room_page import RoomPage
-from .settings import db_path, limits, query_param
+from .settings import limits, query_param, store_url
 from .wire import send_utf8, short_errors
 
 log = logging.getLogger(__name__)
@@ -56,7 +56,7 @@ def create_app(registry: RoomRegistry | None = None):
     send_utf8()  # Korean texts travel at half the size
     short_errors()  # a message the server cannot apply gets a refusal, not a traceback
     redact.install()  # link tokens never reach the log (``raisus serve`` does this before serving)
-    registry = registry or get_registry(db_path(), limits=limits())
+    registry = registry or get_registry(store_url(), limits=limits())
     try:
         page = page_for(registry, query_param("token"))
     except Exception:  # a bug or a store failure: the details go to the log, never to the browser

@@ -1,4 +1,4 @@
-"""Where the served dashboard keeps its rooms, and how links to it are made."""
+"""Where the served dashboard keeps its rooms, its limits, and how links to it are made."""
 
 from __future__ import annotations
 
@@ -14,6 +14,12 @@ DEFAULT_DB = "raisus.sqlite"
 def db_path() -> str:
     """The SQLite file that keeps every room: ``RAISUS_DB``, or ``raisus.sqlite`` in the working directory."""
     return os.environ.get("RAISUS_DB") or DEFAULT_DB
+
+
+def store_url() -> str:
+    """The store that keeps every room: ``RAISUS_STORE`` (``redis://HOST:PORT/DB`` to share rooms between
+    server processes, or ``sqlite:///FILE``), else the SQLite file :func:`db_path`."""
+    return os.environ.get("RAISUS_STORE", "").strip() or db_path()
 
 
 def query_param(name: str) -> str:
