@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from tests.redis_server import RedisServer, require_redis
+
+# The tests choose their own stores: a RAISUS_STORE of the shell running them must not reach them.
+os.environ.pop("RAISUS_STORE", None)
 
 
 @pytest.fixture(scope="session")

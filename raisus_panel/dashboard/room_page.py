@@ -13,12 +13,15 @@ from raisus_panel.ui import (ActionCheckPanel, Actions, CharacterSheet, ContestT
                              PastContests, RoundLog, ScoreChart)
 from raisus_panel.room.commands import name_key
 from raisus_panel.ui._base import HTML, ComponentBase, esc, md_esc, set_objects, style
-from raisus_panel.ui._batch import served
+from raisus_panel.ui._batch import schedule_every, served
+from raisus_panel.ui._shared import once_per_change
 
 from .links import LinkManager
 
 _NEW = "__new__"
 _ROLE_ORDER = {"gm": 0, "player": 1, "spectator": 2}
+#: How often at most a page redraws who is present (seconds): arrivals come in bursts.
+PRESENCE_EVERY_S = 0.5
 
 
 class RoomPage(ComponentBase):
@@ -67,7 +70,9 @@ class RoomPage(ComponentBase):
         self._layout = pn.Column(
             pn.Row(self._title, self._lang, sizing_mode="stretch_width"), self._presence,
             self._tabs, sizing_mode="stretch_width", css_classes=["raisus-room"])
-        self._watch(session.room, self._on_header, "title", "presence")
+        self._watch(session.room, self._on_header, "title")
+        # arrivals come in bursts: each page redraws who is here at most every PRESENCE_EVERY_S
+        self._watch(session.room, self._on_presence, "presence", "players")
         # ``seq`` too: a contest changes the characters' scores in place, and the roster shows them
         self._watch(session.room, self._on_roster, "players", "characters", "seq")
         if self._doc is not None and getattr(self._doc, "session_context", None) is not None:
@@ -170,6 +175,10 @@ class RoomPage(ComponentBase):
     def _on_header(self, *_) -> None:
         self._schedule(self._show_header)
 
+    def _on_presence(self, *_) -> None:
+        if not self._disposed:
+            schedule_every(self._doc, self, self._show_presence, PRESENCE_EVERY_S)
+
     def _on_roster(self, *_) -> None:
         self._schedule(self._show_roster)
 
@@ -178,7 +187,14 @@ class RoomPage(ComponentBase):
         role = self._t(f"role.{actor.role.value}")
         who = f" · {esc(actor.name)}" if actor.name else ""
         self._title.object = f"<h2>{esc(room.title)}</h2><p class='raisus-role'>{esc(role)}{who}</p>"
-        self._presence.object = f"<p>{esc(self._t('dashboard.presence'))}: {self._people(room)}</p>"
+        self._show_presence()
+
+    def _show_presence(self) -> None:
+        """Who is here: the same line for every page of the room in a language, made once per change."""
+        room = self.session.room
+        self._presence.object = once_per_change(
+            room, ("presence", self.language), (room.presence, room.players),
+            lambda: f"<p>{esc(self._t('dashboard.presence'))}: {self._people(room)}</p>")
 
     def _people(self, room) -> str:
         """Who is connected, one entry per person (several tabs of one player count once), as HTML.

@@ -56,6 +56,38 @@ def schedule(doc, owner, fn: Callable, *args) -> None:
         doc.add_next_tick_callback(lambda: _flush(doc))
 
 
+#: document -> the keys of :func:`schedule_every` calls waiting for their moment
+_waiting: "weakref.WeakKeyDictionary[object, set]" = weakref.WeakKeyDictionary()
+
+
+def schedule_every(doc, owner, fn: Callable, seconds: float) -> None:
+    """Run ``fn()`` in a batch of ``doc`` ``seconds`` from now, once however often asked meanwhile.
+
+    For what changes in bursts and need not show at once -- who is present, while a hundred pages
+    connect: each page redraws it a few times a second at most, not once per arrival. Without a
+    served document ``fn`` runs now.
+    """
+    if not served(doc):
+        fn()
+        return
+    key = (id(owner), fn.__name__)
+    with _lock:
+        waiting = _waiting.setdefault(doc, set())
+        if key in waiting:
+            return
+        waiting.add(key)
+    method_ref = weakref.WeakMethod(fn)  # held weakly, as in schedule: a closed page is not kept
+
+    def due():
+        with _lock:
+            _waiting.get(doc, set()).discard(key)
+        method = method_ref()
+        if method is not None:
+            schedule(doc, method.__self__, method)
+    # only next-tick callbacks may be added from any thread; the timeout is set on the document's loop
+    doc.add_next_tick_callback(lambda: doc.add_timeout_callback(due, int(seconds * 1000)))
+
+
 def _flush(doc) -> None:
     with _lock:
         queue = _queues.pop(doc, None) or {}

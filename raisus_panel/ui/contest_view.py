@@ -9,6 +9,7 @@ from raisus_panel.rules import CharacterTeam
 from . import _contest_text as text
 from . import _derive as d
 from ._base import HTML, ComponentBase, esc
+from ._shared import contest_state, once_per_change
 
 
 #: Each unit as a card, like the table's.
@@ -45,22 +46,27 @@ class ContestView(ComponentBase):
 
     def _refresh(self) -> None:
         contest = self.contest
-        t = self._t
         if contest is None:
-            self._header.object = f"<i>{esc(t('odds.no_contest'))}</i>"
+            self._header.object = f"<i>{esc(self._t('odds.no_contest'))}</i>"
             for pane in (*self._sides, self._last_roll, self._result, self._fates):
                 pane.object = ""
             return
-        self._header.object = text.header_html(contest, t)
-        for s, pane in enumerate(self._sides):
-            pane.object = f"<h4>{esc(t(f'side.{s}'))}</h4>" + "".join(
-                self._unit_html(contest, u) for u in contest.sides[s])
-        self._last_roll.object = text.last_roll_html(contest, t)
-        self._result.object = text.result_html(contest, t)
+        # the same for every spectator of the room in this language: made once per change
+        texts = once_per_change(contest, ("ContestView", self.language), contest_state(contest),
+                                lambda: self._texts(contest))
+        for pane, html in zip((self._header, *self._sides, self._last_roll, self._result, self._fates), texts):
+            pane.object = html
+
+    def _texts(self, contest) -> tuple[str, ...]:
+        """The panes' HTML: header, both sides, last roll, result, fates."""
+        t = self._t
+        sides = tuple(f"<h4>{esc(t(f'side.{s}'))}</h4>" + "".join(self._unit_html(contest, u) for u in side)
+                      for s, side in enumerate(contest.sides))
         names = d.names(contest)
-        self._fates.object = "".join(
-            f"<p><b>{esc(names.get(uid, uid))}</b>: {text.fate_html(contest, uid, t)}</p>"
-            for uid in contest.owed_fates)
+        fates = "".join(f"<p><b>{esc(names.get(uid, uid))}</b>: {text.fate_html(contest, uid, t)}</p>"
+                        for uid in contest.owed_fates)
+        return (text.header_html(contest, t), *sides, text.last_roll_html(contest, t), text.result_html(contest, t),
+                fates)
 
     def _unit_html(self, contest, u) -> str:
         body = text.unit_head_html(contest, u, self._t)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import weakref
 from dataclasses import dataclass, field
 
 import panel as pn
@@ -16,6 +15,7 @@ from raisus_panel.rules import CharacterTeam, RuleError, odds
 from . import _derive as d
 from ._base import HTML, ComponentBase, esc, percent
 from ._charts import PALETTE, FigurePane, apply_fonts, round_axis
+from ._shared import contest_state, once_per_change
 
 
 @dataclass(frozen=True)
@@ -73,28 +73,16 @@ def _damage(contest, winner, loser) -> int:
     return 1
 
 
-#: contest -> (its events then, their last one, the chances): every page showing one shared contest
-#: gets the same answer, so it is worked out once per change, not once per page.
-_rated: "weakref.WeakKeyDictionary[object, tuple]" = weakref.WeakKeyDictionary()
-
-
 def contest_chances(contest) -> Chances:
     """The exact odds of ``contest`` from its current state (see :class:`Chances`).
 
     Team bonus dice, a pending revenge bonus and the damage of an inappropriate win are taken from
     the contest; the contest is assumed to be fought on with the clichés chosen now. The state is
-    its event log, so the answer is kept until the log changes.
+    its event log, so every page showing one shared contest gets the answer worked out once per change.
     """
     if contest is None:
         return Chances("none")
-    events = contest.events
-    last = events[-1] if events else None
-    known = _rated.get(contest)
-    if known is not None and known[0] == len(events) and known[1] is last:
-        return known[2]
-    chances = _rate(contest)
-    _rated[contest] = (len(events), last, chances)
-    return chances
+    return once_per_change(contest, ("chances",), contest_state(contest), lambda: _rate(contest))
 
 
 def _rate(contest) -> Chances:
@@ -198,7 +186,8 @@ class LiveOdds(ComponentBase):
         chances = contest_chances(contest)
         if chances != self.chances:
             self.chances = chances
-        self._text.object = self._text_html(chances)
+        self._text.object = self._text_html(chances) if contest is None else once_per_change(
+            contest, ("LiveOdds", self.language), contest_state(contest), lambda: self._text_html(chances))
         history = contest.history if contest is not None else []
         grown = len(history) >= self._n and (self._n == 0 or history[self._n - 1] == self._last)
         if self._stale or contest is not self._built_for or not grown:

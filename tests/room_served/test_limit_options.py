@@ -13,7 +13,8 @@ from raisus_panel import cli
 from raisus_panel.dashboard.settings import limits, websocket_max_message_size
 from raisus_panel.room.limits import Limits
 
-_VARIABLES = ("RAISUS_MAX_UPLOAD_MB", "RAISUS_ROOMS_PER_CLIENT", "RAISUS_ROOMS_PER_SERVER")
+#: ``raisus serve`` sets RAISUS_STORE in this process: restored after, or later tests serve its store
+_VARIABLES = ("RAISUS_MAX_UPLOAD_MB", "RAISUS_ROOMS_PER_CLIENT", "RAISUS_ROOMS_PER_SERVER", "RAISUS_STORE")
 
 
 @pytest.fixture

@@ -22,7 +22,9 @@ import pytest
 from bokeh.document.models import DocumentModelManager
 
 from raisus_panel.dashboard import RoomPage
+from raisus_panel.dashboard.room_page import PRESENCE_EVERY_S
 from raisus_panel.i18n import t
+from raisus_panel.room import Actor
 from raisus_panel.rules import SeededDice
 from raisus_panel.ui._base import hint
 
@@ -220,3 +222,31 @@ def test_a_page_on_the_log_tab_gets_each_new_entry_not_the_whole_log(game):
     sent, whole = sum(m[2] for m in got), len(log._body.object.encode("utf-8"))
     assert whole > 2000 and sent < whole / 2, f"{sent} bytes for one new entry of a {whole}-byte log"
     assert any(kind == "MessageSent" for m in got for kind, *_ in m[3])  # streamed, not replaced
+
+
+def test_a_burst_of_arrivals_redraws_who_is_here_once_per_page_not_once_per_arrival(game, monkeypatch):
+    room, clients, pages = game
+    drawn = []
+    show = RoomPage._show_presence
+    monkeypatch.setattr(RoomPage, "_show_presence", lambda page: drawn.append(page) or show(page))
+    made = []
+    people = RoomPage._people
+    monkeypatch.setattr(RoomPage, "_people", lambda page, r: made.append(page) or people(page, r))
+    t0 = time.monotonic()
+    for i in range(20):  # twenty spectators arrive one after another (a streamed game's audience)
+        room.connect(Actor.spectator(), f"audience-{i}")
+        time.sleep(0.05)
+    span = time.monotonic() - t0
+    try:
+        assert _wait_for(lambda: all("×21" in page._presence.object for page in pages.values()), timeout=30), \
+            "a page did not show the audience"
+        quiet(clients, t0)
+        # each page drew the line every PRESENCE_EVERY_S at most while they came, not once per arrival
+        most = int(span / PRESENCE_EVERY_S) + 2
+        assert most < 20, f"the arrivals took {span:.1f} s: too slow to tell"
+        assert len(drawn) <= most * len(pages), f"{len(drawn)} redraws on {len(pages)} pages for 20 arrivals"
+        assert len(made) <= most  # one language: made once per redraw, shared by every page
+        assert all(len(ms) <= most for ms in clients.since(t0))
+    finally:
+        for i in range(20):
+            room.disconnect(f"audience-{i}")

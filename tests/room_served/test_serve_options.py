@@ -23,6 +23,7 @@ def served_with(monkeypatch, tmp_path):
     monkeypatch.setattr(pn, "serve", lambda *a, **kw: calls.append(kw))
     monkeypatch.delenv("RAISUS_SESSION_TOKEN_EXPIRATION", raising=False)
     monkeypatch.setenv("RAISUS_DB", str(tmp_path / "rooms.sqlite"))
+    monkeypatch.setenv("RAISUS_STORE", "")  # raisus serve sets it: restored after the test
     before = pn.config.reconnect
 
     def serve(*options):
