@@ -7,10 +7,9 @@ and when to try again; nothing is written.
 
 from __future__ import annotations
 
+import hashlib
 import math
-import threading
 import time
-from collections import deque
 from dataclasses import dataclass
 
 from raisus_panel.rules import RuleError
@@ -62,47 +61,52 @@ def too_large(size: int, most: int) -> LimitReached:
 class CreationQuota:
     """Counts room creations per client and per server in a rolling window (thread-safe).
 
-    :meth:`check` refuses a creation beyond a limit; :meth:`record` counts one that happened.
+    :meth:`check` refuses a creation beyond a limit; :meth:`record` counts one that happened. The
+    counts live in ``times`` -- the registry's store, so that on a shared store (Redis) every server
+    process counts the same rooms; by default in this process. A client's address is kept only as
+    a hash. Two processes checking at the same moment may each allow the last room: a limit may be
+    passed by one room per process, never more.
     """
 
-    def __init__(self, limits: Limits, clock=time.monotonic):
+    def __init__(self, limits: Limits, clock=time.time, times=None):
+        from .store import LocalTimes  # the store module is the one that keeps things
+
         self.limits = limits
         self._clock = clock
-        self._server: deque[float] = deque()
-        self._clients: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
+        self._times = times if times is not None else LocalTimes()
 
-    def _trim(self, times: deque[float], now: float) -> None:
-        while times and times[0] <= now - self.limits.window:
-            times.popleft()
+    @staticmethod
+    def _names(client: str | None) -> tuple[str, str | None]:
+        mine = "rooms:client:" + hashlib.sha256(client.encode()).hexdigest()[:32] if client else None
+        return "rooms:server", mine
 
     def check(self, client: str | None) -> None:
         """Raise :class:`LimitReached` if one more room now would pass a limit."""
         limits, now = self.limits, self._clock()
-        with self._lock:
-            self._trim(self._server, now)
-            for times in list(self._clients.values()):
-                self._trim(times, now)
-            self._clients = {k: v for k, v in self._clients.items() if v}
-            mine = self._clients.get(client, deque()) if client else deque()
-            if limits.rooms_per_client and len(mine) >= limits.rooms_per_client:
-                wait = self._minutes(mine, now)
-                raise LimitReached(f"You have made {len(mine)} rooms lately, the most this server allows: "
+        server, mine = self._names(client)
+        since = now - limits.window
+        if limits.rooms_per_client and mine:
+            times = self._times.times_since(mine, since)
+            if len(times) >= limits.rooms_per_client:
+                wait = self._minutes(times, now)
+                raise LimitReached(f"You have made {len(times)} rooms lately, the most this server allows: "
                                    f"try again in {wait} minutes, or use a room you have.",
-                                   key="error.limit.rooms_per_client", n=len(mine), minutes=wait)
-            if limits.rooms_per_server and len(self._server) >= limits.rooms_per_server:
-                wait = self._minutes(self._server, now)
-                raise LimitReached(f"This server has made {len(self._server)} rooms lately, its most: try "
+                                   key="error.limit.rooms_per_client", n=len(times), minutes=wait)
+        if limits.rooms_per_server:
+            times = self._times.times_since(server, since)
+            if len(times) >= limits.rooms_per_server:
+                wait = self._minutes(times, now)
+                raise LimitReached(f"This server has made {len(times)} rooms lately, its most: try "
                                    f"again in {wait} minutes.", key="error.limit.rooms_per_server",
-                                   n=len(self._server), minutes=wait)
+                                   n=len(times), minutes=wait)
 
-    def _minutes(self, times: deque[float], now: float) -> int:
+    def _minutes(self, times: list[float], now: float) -> int:
         return max(1, math.ceil((times[0] + self.limits.window - now) / 60))
 
     def record(self, client: str | None) -> None:
-        """Count one room made by ``client`` now."""
+        """Count one room made by ``client`` now (a script or notebook names no client: only the
+        server's count applies)."""
         now = self._clock()
-        with self._lock:
-            self._server.append(now)
-            if client:  # a script or notebook names no client: only the server's count applies
-                self._clients.setdefault(client, deque()).append(now)
+        for name in self._names(client):
+            if name:
+                self._times.note_time(name, now, self.limits.window)

@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
@@ -45,6 +47,7 @@ _APPEND = Phrase("save the room's events", "term.store.append")
 _READ = Phrase("read the room", "term.store.read")
 _LIST = Phrase("list rooms", "term.store.list")
 _META = Phrase("save the room's details", "term.store.meta")
+_LIMITS = Phrase("count the rooms made lately", "term.store.limits")
 
 # KEYS: meta, seq, stream, rooms; ARGV: channel, room id, meta JSON, created, event JSON...
 _CREATE_LUA = """
@@ -305,6 +308,27 @@ class RedisStore(Store):
                     except redis.WatchError:
                         continue
         return self._call(_META, update)
+
+    def times_since(self, name: str, since: float) -> list[float]:
+        """See :meth:`Store.times_since`: shared by every process on this Redis."""
+        key = self._times_key(name)
+
+        def read():
+            pipe = self._r.pipeline()
+            pipe.zremrangebyscore(key, "-inf", since)
+            pipe.zrange(key, 0, -1, withscores=True)
+            return pipe.execute()[1]
+        return [score for _, score in self._call(_LIMITS, read)]
+
+    def note_time(self, name: str, when: float, keep: float) -> None:
+        """See :meth:`Store.note_time` (the key expires ``keep`` seconds after its last time)."""
+        key = self._times_key(name)
+        member = f"{when!r}:{uuid.uuid4().hex}"  # two moments at one time are two
+        self._call(_LIMITS, lambda: self._r.pipeline().zadd(key, {member: when})
+                   .expire(key, max(1, math.ceil(keep))).execute())
+
+    def _times_key(self, name: str) -> str:
+        return f"{self.prefix}times:{name}"
 
     def close(self) -> None:
         """Stop listening and close the connections."""

@@ -185,7 +185,7 @@ class RoomRegistry:
         self.store = store
         self.dice_factory = dice_factory
         self.limits = limits or Limits()
-        self._quota = CreationQuota(self.limits)
+        self._quota = CreationQuota(self.limits, times=store)  # shared by every process on a shared store
         self._rooms: weakref.WeakValueDictionary[str, Room] = weakref.WeakValueDictionary()
         # the sessions opened with links, by room, to close them when their link stops working
         self._sessions: dict[str, weakref.WeakSet[LinkSession]] = {}
@@ -499,5 +499,5 @@ def get_registry(store: str | os.PathLike | None = None, *, limits: Limits | Non
             registry = _registries[key] = RoomRegistry(open_store(store), limits=limits)
         elif limits is not None and limits != registry.limits:
             registry.limits = limits
-            registry._quota = CreationQuota(limits)
+            registry._quota = CreationQuota(limits, times=registry.store)
         return registry

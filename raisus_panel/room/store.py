@@ -58,6 +58,29 @@ def room_exists(room_id: str) -> RoomExists:
     return RoomExists(f"A room {room_id!r} already exists.", key="error.store.room_exists", room=repr(room_id))
 
 
+class LocalTimes:
+    """Times noted under names, in this process (see :meth:`Store.times_since`); thread-safe."""
+
+    def __init__(self):
+        self._times: dict[str, list[float]] = {}
+        self._lock = threading.Lock()
+
+    def times_since(self, name: str, since: float) -> list[float]:
+        """The times noted under ``name`` after ``since``, oldest first (older ones are forgotten)."""
+        with self._lock:
+            kept = [t for t in self._times.get(name, []) if t > since]
+            if kept:
+                self._times[name] = kept
+            else:
+                self._times.pop(name, None)
+            return list(kept)
+
+    def note_time(self, name: str, when: float, keep: float) -> None:
+        """Note ``when`` under ``name`` (``keep``: how long it counts; forgotten when read after)."""
+        with self._lock:
+            self._times.setdefault(name, []).append(when)
+
+
 class Store(abc.ABC):
     """Where rooms' event logs are kept.
 
@@ -78,6 +101,7 @@ class Store(abc.ABC):
         self._meta_lock = threading.Lock()
         self._sub_lock = threading.Lock()
         self._next_sub = 0
+        self._times = LocalTimes()  # see note_time; shared stores keep them themselves
 
     @abc.abstractmethod
     def create_room(self, room_id: str, meta: dict, events: Iterable[dict] = ()) -> None:
@@ -143,6 +167,17 @@ class Store(abc.ABC):
     def available(self) -> bool:
         """Whether the store can be reached now."""
         return True
+
+    # -- counted moments (limits) ------------------------------------------------------------
+    def times_since(self, name: str, since: float) -> list[float]:
+        """The times (seconds since the epoch) noted under ``name`` (:meth:`note_time`) after ``since``,
+        oldest first; older ones are forgotten. Kept in this process here; a shared store keeps
+        them where every process counts them (the room limits of :mod:`.limits`)."""
+        return self._times.times_since(name, since)
+
+    def note_time(self, name: str, when: float, keep: float) -> None:
+        """Note the time ``when`` under ``name``, to be counted for ``keep`` seconds."""
+        self._times.note_time(name, when, keep)
 
     def close(self) -> None:
         """Release files and connections. The store cannot be used afterwards."""

@@ -216,3 +216,23 @@ def test_events_missed_while_redis_was_away_are_caught_up(stores, redis_server):
     assert same_state(a.room, b)
     time.sleep(0.1)
     assert b.seq == a.room.seq
+
+
+def test_room_limits_count_the_rooms_every_process_made(stores):
+    from raisus_panel.room import RoomRegistry
+    from raisus_panel.room.limits import LimitReached, Limits
+
+    limits = Limits(rooms_per_client=2, rooms_per_server=3)
+    a, b = (RoomRegistry(store, limits=limits) for store in stores)
+    a.create_room("one", client="10.0.0.1")
+    b.create_room("two", client="10.0.0.1")  # another process, the same client
+    with pytest.raises(LimitReached) as refused:
+        a.create_room("three", client="10.0.0.1")
+    assert refused.value.key == "error.limit.rooms_per_client"
+    b.create_room("three", client="10.0.0.2")
+    with pytest.raises(LimitReached) as refused:
+        a.create_room("four", client="10.0.0.3")
+    assert refused.value.key == "error.limit.rooms_per_server"
+    assert len(stores[0].list_rooms()) == 3, "a refused creation writes nothing"
+    keys = [k.decode() for k in stores[0]._r.keys("*")]
+    assert not [k for k in keys if "10.0.0" in k], "a client's address is kept only as a hash"
