@@ -45,6 +45,12 @@ Targets (the issue): with 50 sessions, p95 latency under 0.5 s, under 2 MB per s
     .venv/bin/python benchmarks/bench_room.py                  # --sessions 1 10 50 --rounds 20
     .venv/bin/python benchmarks/bench_room.py --sessions 10 --rounds 5 --tracemalloc
 
+``--store redis`` runs ``benchmarks/bench_scale_out.py`` instead: the room served by ``--procs N`` real
+``raisus serve`` processes sharing a Redis store (``--sessions``, ``--rounds``, ``--players``, ``--quiet``
+and ``--timeout`` are passed on; the defaults are that script's)::
+
+    .venv/bin/python benchmarks/bench_room.py --store redis --procs 2 --sessions 100 200
+
 Prints tables and exits 0: a missed target is reported, not raised.
 """
 
@@ -358,7 +364,7 @@ def instrument() -> Timers:
         cls = getattr(ui, name, None)
         if cls is not None:
             timers.wrap(cls, "_refresh", f"{name}._refresh")
-    timers.wrap(RoomPage, "_show_header", "RoomPage._show_header")
+    timers.wrap(RoomPage, "_show_presence", "RoomPage._show_presence")
     timers.wrap(Room, "check", "Room.check (button hints; inside the refreshes)")
     timers.wrap(DocumentModelManager, "recompute", "Bokeh document model walk (inside the refreshes)")
     return timers
@@ -395,7 +401,7 @@ def run_phase(k: int, args, registry, port: int, clients: Clients, timers: Timer
     connect_all = time.monotonic() - t
     time.sleep(0.5)  # the sessions' first ticks
     clients.call("update", time.monotonic(), 0.0, 0.0)  # forget what was sent while connecting
-    on_connect = (timers.totals["RoomPage._show_header"], timers.calls["RoomPage._show_header"])
+    on_connect = (timers.totals["RoomPage._show_presence"], timers.calls["RoomPage._show_presence"])
     gc.collect()
     rss1 = rss()
     owners = component_of_models(room)
@@ -493,6 +499,21 @@ def table(head, rows) -> None:
         print("  ".join(c.rjust(w) for c, w in zip(cells, widths)))
 
 
+def per_round_table(names: list[str], rounds: list[list[dict]], cases: str) -> None:
+    """Each round's latency at the slowest session and median bytes per session, one column per case."""
+    print()
+    print(f"Per round (the same dice for every {cases}): latency at the slowest session / bytes per session (median)")
+    rows = []
+    for i in range(max((len(r) for r in rounds), default=0)):
+        row = [str(i + 1)]
+        for played in rounds:
+            x = played[i] if i < len(played) else None
+            row.append(f"{ms(x['last'])} / {kb(median(x['bytes']))}" if x else "")
+        rows.append(row)
+    if rows:
+        table(["round", *names], rows)
+
+
 def report(phases: list[dict], heap: float | None, args) -> None:
     print()
     print(f"Room page served to K headless sessions (the GM, up to {args.players} player tabs, the rest spectators); "
@@ -532,27 +553,20 @@ def report(phases: list[dict], heap: float | None, args) -> None:
                 by_role.setdefault(role, []).append(size)
         print(f"  K={p['k']}: " + ", ".join(f"{role} {kb(median(sizes))} ({p['roles'].count(role)} sessions)"
                                              for role, sizes in by_role.items()))
+    from raisus_panel.dashboard.room_page import PRESENCE_EVERY_S
+
     connect = phases[0]["connect"][0]
     print()
     print(f"Initial page (GM): {kb(connect[1])} PULL-DOC reply, {connect[2]} Bokeh models.")
     for p in phases:
         spent, calls = p["on_connect"]
-        print(f"While K={p['k']} sessions connected, pages redrew the room's title, presence and roster "
-              f"{calls} times ({spent * 1000:.0f} ms in RoomPage._show_header; each arrival redraws every page).")
+        print(f"While K={p['k']} sessions connected, pages redrew who is present "
+              f"{calls} times ({spent * 1000:.0f} ms in RoomPage._show_presence; each page at most every "
+              f"{PRESENCE_EVERY_S} s).")
     if heap is not None:
         print(f"Python heap per session (tracemalloc, {args.heap_sessions} sessions): {mb(heap)}")
 
-    print()
-    print("Per round (the same dice for every K): latency at the slowest session / bytes per session (median)")
-    most = max(len(p["rounds"]) for p in phases)
-    rows = []
-    for i in range(most):
-        row = [str(i + 1)]
-        for p in phases:
-            x = p["rounds"][i] if i < len(p["rounds"]) else None
-            row.append(f"{ms(x['last'])} / {kb(median(x['bytes']))}" if x else "")
-        rows.append(row)
-    table(["round", *(f"K={p['k']}" for p in phases)], rows)
+    per_round_table([f"K={p['k']}" for p in phases], [p["rounds"] for p in phases], "K")
 
     big = max(phases, key=lambda p: p["k"])
     k, n = big["k"], max(1, len(big["rounds"]))
@@ -583,8 +597,8 @@ def report(phases: list[dict], heap: float | None, args) -> None:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sessions", type=int, nargs="+", default=[1, 10, 50], help="the Ks (default 1 10 50)")
-    parser.add_argument("--rounds", type=int, default=20, help="rounds per K (default 20)")
+    parser.add_argument("--sessions", type=int, nargs="+", default=None, help="the Ks (default 1 10 50)")
+    parser.add_argument("--rounds", type=int, default=None, help="rounds per K (default 20)")
     parser.add_argument("--players", type=int, default=5,
                         help="player tabs among the K sessions (default 5; the GM is one more, the rest watch)")
     parser.add_argument("--budget", type=float, default=30.0,
@@ -592,7 +606,7 @@ def main(argv=None) -> int:
     parser.add_argument("--min-rounds", type=int, default=2, help="rounds played whatever the budget (default 2)")
     parser.add_argument("--quiet", type=float, default=None,
                         help="seconds without any message that end an update (default 0.4 + 0.012 K)")
-    parser.add_argument("--timeout", type=float, default=120.0, help="longest wait for one update (s)")
+    parser.add_argument("--timeout", type=float, default=None, help="longest wait for one update (s, default 120)")
     parser.add_argument("--lifetime-ms", type=int, default=300,
                         help="the server's unused-session lifetime and check interval (ms)")
     parser.add_argument("--close-timeout", type=float, default=90.0,
@@ -600,7 +614,31 @@ def main(argv=None) -> int:
     parser.add_argument("--tracemalloc", action="store_true",
                         help="also measure the Python heap per session under tracemalloc (slow)")
     parser.add_argument("--heap-sessions", type=int, default=5, help="sessions of the tracemalloc run")
+    parser.add_argument("--store", choices=["sqlite", "redis"], default="sqlite",
+                        help="sqlite (default): this benchmark, in this process; redis: run "
+                             "benchmarks/bench_scale_out.py (raisus serve processes on a Redis store)")
+    parser.add_argument("--procs", type=int, nargs="+", default=None,
+                        help="with --store redis: server processes (default 2)")
     args = parser.parse_args(argv)
+    if args.store == "redis":
+        from benchmarks import bench_scale_out
+
+        forward = ["--players", str(args.players)]
+        for option, value in (("--procs", args.procs), ("--sessions", args.sessions)):
+            if value is not None:
+                forward += [option, *map(str, value)]
+        for option, value in (("--rounds", args.rounds), ("--quiet", args.quiet), ("--timeout", args.timeout)):
+            if value is not None:
+                forward += [option, str(value)]
+        return bench_scale_out.main(forward)
+    if args.procs not in (None, [1]):
+        parser.error("--procs needs --store redis (this benchmark serves from its own process)")
+    if args.sessions is None:
+        args.sessions = [1, 10, 50]
+    if args.rounds is None:
+        args.rounds = 20
+    if args.timeout is None:
+        args.timeout = 120.0
 
     import logging
     for noisy in ("bokeh", "tornado", "asyncio"):  # closing 50 sockets is noisy
