@@ -279,53 +279,57 @@ def _stylesheets_per_document() -> bool:
     return True
 
 
-def _inline_ipywidgets() -> bool:
-    """Make ``pn.ipywidget(component)`` work offline, as every other output does (once).
+def _inline_stylesheets() -> bool:
+    """Make every style sheet of a notebook output load without the network when ``pn.config.inline``
+    is on (once; False on an untested Panel).
 
-    Panel renders a notebook output inside its inline resource mode and then inlines the models'
-    style sheets (``Viewable._repr_mimebundle_``), but ``pn.ipywidget`` builds its models without
-    that, so each of them links Panel's ``loading.css`` on the CDN: offline the browser fails to
-    load it on every view. Here the models of an ipywidget are built the same way as an output's
-    when ``pn.config.inline`` is on -- also when the widget is shown again later.
+    Panel inlines the style sheets of an output's first rendering (``Viewable._repr_mimebundle_``),
+    but models made later -- a widget added by a click, a form row, every model of
+    ``pn.ipywidget`` -- link Panel's CSS on its CDN (``loading.css`` above all): offline the browser
+    fails to load it, on every such model. Panel passes each linked sheet through
+    ``patch_stylesheet(sheet, dist_url)`` (``panel/reactive.py``); outside a served page the
+    ``dist_url`` is the CDN itself. There, with ``pn.config.inline``, the link is turned into a
+    ``data:`` URL of the same file from Panel's own ``dist`` folder. Served pages are unchanged.
     """
-    import panel.io as pn_io
-    import panel.io.notebook as pn_notebook
-    from bokeh.models import UIElement
-    from panel.io.resources import patch_inline_stylesheets, set_resource_mode
+    import base64
 
-    original = pn_notebook.ipywidget
+    import panel.reactive as pn_reactive
+    from panel.io.resources import CDN_DIST, DIST_DIR
+
+    original = getattr(pn_reactive, "patch_stylesheet", None)
+    if original is None or not pn.__version__.startswith(PANEL_TESTED):
+        return False
     if getattr(original, "raisus_original", None) is not None:
         return True
+    inlined: dict[str, str] = {}
 
-    def inline_roots(viewable):
-        get_root = viewable.get_root
+    def data_url(url: str) -> str | None:
+        if url not in inlined:
+            path = DIST_DIR / url[len(CDN_DIST):].split("?")[0]
+            if not path.is_file():
+                return None
+            inlined[url] = "data:text/css;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+        return inlined[url]
 
-        def get_inline_root(*args, **kwargs):
-            if not pn.config.inline:
-                return get_root(*args, **kwargs)
-            with set_resource_mode("inline"):
-                model = get_root(*args, **kwargs)
-            for submodel in model.select({"type": UIElement}):
-                patch_inline_stylesheets(submodel)
-            return model
-        viewable.get_root = get_inline_root
-        return viewable
+    def patch_stylesheet(stylesheet, dist_url):
+        url = getattr(stylesheet, "url", None)
+        if pn.config.inline and dist_url == CDN_DIST and isinstance(url, str) and url.startswith(CDN_DIST):
+            inline = data_url(url)
+            if inline is not None:
+                stylesheet.url = inline
+                return
+        return original(stylesheet, dist_url)
 
-    def ipywidget(obj, doc=None, **kwargs):
-        return original(inline_roots(pn.panel(obj, **kwargs)), doc)
-    ipywidget.raisus_original = original
-    ipywidget.__doc__ = original.__doc__
-    for module in (pn_notebook, pn_io, pn):
-        if getattr(module, "ipywidget", None) is original:
-            module.ipywidget = ipywidget
+    patch_stylesheet.raisus_original = original
+    pn_reactive.patch_stylesheet = patch_stylesheet
     return True
 
 
 def fix_panel() -> bool:
     """Apply raisus_panel's fixes of Panel's notebook plumbing (:class:`OrderedComm`, style sheets
-    per document, offline ipywidgets, and in a kernel :class:`MainThreadComm`); :func:`extension` calls it. True if
+    per document, offline style sheets, and in a kernel :class:`MainThreadComm`); :func:`extension` calls it. True if
     Panel is a version they were tested with."""
-    fixed = [_order_comms(), _stylesheets_per_document(), _inline_ipywidgets()]
+    fixed = [_order_comms(), _stylesheets_per_document(), _inline_stylesheets()]
     _main_thread_comms()
     return all(fixed)
 
