@@ -23,6 +23,7 @@ from typing import Callable
 
 import panel as pn
 from bokeh.document import Document
+from panel.io.state import set_curdoc
 
 log = logging.getLogger(__name__)
 
@@ -93,8 +94,11 @@ def _flush(doc) -> None:
         queue = _queues.pop(doc, None) or {}
     if not queue:
         return
-    # not ``freeze=True``: Bokeh walks the whole document when a freeze ends, changed or not
-    with pn.io.hold(doc) if isinstance(doc, Document) else nullcontext():
+    # As this page's own document: a next-tick callback runs in the context it was added from, so
+    # Panel's current document would be the page that gave the command (another session's), and
+    # every change here would go out as a message of its own, or not at all (a chart's stream).
+    # Not ``freeze=True``: Bokeh walks the whole document when a freeze ends, changed or not.
+    with set_curdoc(doc), (pn.io.hold(doc) if isinstance(doc, Document) else nullcontext()):
         for owner_ref, method_ref, args in queue.values():
             owner, target = owner_ref(), method_ref()
             if owner is None or target is None or getattr(owner, "_disposed", False):
