@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from raisus_panel.rules import RuleError
 
+from .store import LocalTimes
+
 #: The largest room file an import accepts, in bytes (a long campaign's export is well under 1 MB).
 MAX_ROOM_FILE_BYTES = 5_000_000
 
@@ -69,8 +71,6 @@ class CreationQuota:
     """
 
     def __init__(self, limits: Limits, clock=time.time, times=None):
-        from .store import LocalTimes  # the store module is the one that keeps things
-
         self.limits = limits
         self._clock = clock
         self._times = times if times is not None else LocalTimes()

@@ -91,6 +91,18 @@ def opened(new_page, url: str, errors: list[str]):
     return page
 
 
+def first_round(gm, bob, spectator) -> None:
+    """The GM opens round 1, Bob rolls it, and every page shows round 2 next."""
+    expect(role_line(gm, "GM · Gina")).to_be_visible()
+    expect(role_line(bob, "player · Bob")).to_be_visible()
+    expect(button(bob, "contest.roll", n=1)).to_be_disabled()
+    button(gm, "contest.open_round").click()
+    expect(button(bob, "contest.roll", n=1)).to_be_enabled()
+    button(bob, "contest.roll", n=1).click()
+    expect(button(gm, "contest.roll", n=2)).to_be_attached()
+    expect(spectator.locator(".raisus-contest-view")).to_contain_text(t("contest.next_round", n=2))
+
+
 def test_a_table_on_two_processes_plays_live_and_survives_a_killed_process(two_servers, redis_url, new_page):
     a, b = two_servers
     links = seed(redis_url)
@@ -98,17 +110,9 @@ def test_a_table_on_two_processes_plays_live_and_survives_a_killed_process(two_s
     gm = opened(new_page, f"{a.url}/dashboard?token={links['gm']}", errors)
     bob = opened(new_page, f"{b.url}/dashboard?token={links['bob']}", errors)
     spectator = opened(new_page, f"{b.url}/dashboard?token={links['spectator']}", errors)
-    expect(role_line(gm, "GM · Gina")).to_be_visible()
-    expect(role_line(bob, "player · Bob")).to_be_visible()
-
-    # the GM (process A) opens the round; Bob (process B) may roll at once
-    expect(button(bob, "contest.roll", n=1)).to_be_disabled()
-    button(gm, "contest.open_round").click()
-    expect(button(bob, "contest.roll", n=1)).to_be_enabled()
-    button(bob, "contest.roll", n=1).click()
-    # Bob's roll (B) reaches the GM's page (A) and the spectator (B)
-    expect(button(gm, "contest.roll", n=2)).to_be_attached()
-    expect(spectator.locator(".raisus-contest-view")).to_contain_text(t("contest.next_round", n=2))
+    # the GM (process A) opens the round; Bob (process B) may roll at once; the roll reaches the
+    # GM's page (A) and the spectator (B)
+    first_round(gm, bob, spectator)
     shot(gm, "scale-out-gm-process-a")
     shot(spectator, "scale-out-spectator-process-b")
 
@@ -195,13 +199,7 @@ def test_behind_nginx_any_process_serves_any_page_and_one_may_die(redis_url, new
         gm = opened(new_page, base + links["gm"], errors)
         bob = opened(new_page, base + links["bob"], errors)
         spectator = opened(new_page, base + links["spectator"], errors)
-        expect(role_line(gm, "GM · Gina")).to_be_visible()
-        expect(role_line(bob, "player · Bob")).to_be_visible()
-        button(gm, "contest.open_round").click()
-        expect(button(bob, "contest.roll", n=1)).to_be_enabled()
-        button(bob, "contest.roll", n=1).click()
-        expect(button(gm, "contest.roll", n=2)).to_be_attached()
-        expect(spectator.locator(".raisus-contest-view")).to_contain_text(t("contest.next_round", n=2))
+        first_round(gm, bob, spectator)
         shot(spectator, "scale-out-nginx-spectator")
 
         # one process dies: pages that were on it reload through nginx onto the other
