@@ -73,7 +73,8 @@ class WireSession:
         self._ws = None
         self._task = None
 
-    async def open(self, ws_url: str, token: str) -> None:
+    async def open(self, ws_url: str, token: str, ready: bool = True) -> None:
+        """Connect, pull the document and (unless ``ready=False``: see :meth:`say_ready`) say it is drawn."""
         from urllib.parse import urlencode
 
         from bokeh.util.token import generate_jwt_token, generate_session_id
@@ -98,9 +99,14 @@ class WireSession:
         self.pull_bytes = reply[2]
         self.pull_text = reply[3]
         self.pull_models = _count_models(json.loads(reply[3]))
-        await self._send("PATCH-DOC", {"events": [DOCUMENT_READY]})
-        self.connect_s = time.monotonic() - start
         self._task = asyncio.ensure_future(self._listen())
+        if ready:
+            await self.say_ready()
+        self.connect_s = time.monotonic() - start
+
+    async def say_ready(self) -> None:
+        """Say ``document_ready``, as BokehJS does once the pulled document is drawn."""
+        await self._send("PATCH-DOC", {"events": [DOCUMENT_READY]})
 
     async def _send(self, msgtype: str, content: dict) -> None:
         header = json.dumps({"msgid": f"{msgtype.lower()}-{self.index}", "msgtype": msgtype})

@@ -51,12 +51,30 @@ def page_for(registry: RoomRegistry, token: str):
                              alert_type="danger", css_classes=["raisus-refused"])
 
 
+def serve_panel_css_locally(doc) -> None:
+    """Make every Panel style sheet of ``doc``'s page come from this server, never from Panel's CDN.
+
+    Panel points a served page's style sheets at its local files when it answers the page's GET, by
+    the document's ``dist_url`` template variable. A page whose websocket reaches another process
+    than its GET (several processes behind a load balancer) gets its session made at connect time,
+    with no GET on that process: without this its models would all link the CDN, and an offline
+    table would show unstyled. Set before the page's models exist, so each is made with it.
+    """
+    if doc is None or getattr(doc, "session_context", None) is None:
+        return
+    from panel.io.resources import LOCAL_DIST
+
+    rel = pn.state.rel_path
+    doc.template_variables.setdefault("dist_url", f"{rel}/{LOCAL_DIST}" if rel else LOCAL_DIST)
+
+
 def create_app(registry: RoomRegistry | None = None):
     """Build one browser session's page (call it once per session, e.g. from ``panel serve``)."""
     send_utf8()  # Korean texts travel at half the size
     short_errors()  # a message the server cannot apply gets a refusal, not a traceback
     redact.install()  # link tokens never reach the log (``raisus serve`` does this before serving)
     registry = registry or get_registry(store_url(), limits=limits())
+    serve_panel_css_locally(pn.state.curdoc)
     try:
         page = page_for(registry, query_param("token"))
     except Exception:  # a bug or a store failure: the details go to the log, never to the browser

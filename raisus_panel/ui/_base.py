@@ -204,6 +204,7 @@ class ComponentBase(pn.viewable.Viewer):
         # served: remember our own document, so changes made from another session or thread are
         # applied on it, and clean up when the tab closes
         self._doc = pn.state.curdoc
+        _batch.track(self._doc)  # this page's updates wait until it is ready
         self._build()
         self._watch(i18n.settings, self._on_global_lang, "lang")
         self.param.watch(self._on_lang, "lang")

@@ -11,6 +11,14 @@ that really changed.
 ``add_next_tick_callback`` is the one Document method Bokeh allows from other threads, so a command
 given on any thread (another session's click, a room thread) is safe. Owners and methods are held
 weakly: a page that closes while a batch is queued is not kept alive by it.
+
+A page's batches wait until the page is ready (:func:`track`). Between the moment a browser has
+pulled a page's document and the moment it says the page is rendered (Bokeh's ``document_ready``),
+Panel drops every change to the document, on the assumption that the document is still to be sent
+whole -- but it has already been sent. A pane's next text carries everything, so a dropped text only
+shows late; a dropped chart stream is lost for good (issue 10: a page whose websocket reached
+another process than its GET, so that its session was made at connect time, missed round 1 in its
+charts). Held until the page is ready and then run, the batch reads the state as it is by then.
 """
 
 from __future__ import annotations
@@ -30,11 +38,48 @@ log = logging.getLogger(__name__)
 _lock = threading.Lock()
 #: document -> {(id(owner), method name): (owner ref, method ref, args)}, in the order first asked
 _queues: "weakref.WeakKeyDictionary[object, dict]" = weakref.WeakKeyDictionary()
+#: documents known to :func:`track` -> whether their page is ready (its batches run)
+_ready: "weakref.WeakKeyDictionary[object, bool]" = weakref.WeakKeyDictionary()
 
 
 def served(doc) -> bool:
     """Whether ``doc`` is a served session's document (not None, not a notebook's)."""
     return doc is not None and getattr(doc, "session_context", None) is not None
+
+
+def track(doc) -> None:
+    """Hold ``doc``'s batches until its page is ready; call it on the document's own thread while
+    the page is built (components and adapters do). Untracked documents run their batches at once.
+
+    Readiness comes from ``pn.state.onload``, which Panel runs once the page's ``document_ready``
+    arrived and the document counts as connected (at once if it already does).
+    """
+    if not served(doc) or not isinstance(doc, Document):
+        return
+    with _lock:
+        if doc in _ready:
+            return
+        _ready[doc] = False
+    ref = weakref.ref(doc)  # Panel keeps onload callbacks by document: never hold it strongly there
+    with set_curdoc(doc):
+        pn.state.onload(lambda: _now_ready(ref))
+
+
+def _now_ready(ref) -> None:
+    doc = ref()
+    if doc is None:
+        return
+    with _lock:
+        _ready[doc] = True
+        waiting = bool(_queues.get(doc))
+    if waiting:
+        doc.add_next_tick_callback(lambda: _flush(doc))
+
+
+def ready(doc) -> bool:
+    """Whether ``doc``'s batches run now (its page is ready, or it is not tracked)."""
+    with _lock:
+        return _ready.get(doc, True)
 
 
 def schedule(doc, owner, fn: Callable, *args) -> None:
@@ -49,7 +94,7 @@ def schedule(doc, owner, fn: Callable, *args) -> None:
     entry = (weakref.ref(owner), weakref.WeakMethod(fn) if bound else (lambda f=fn: f), args)
     with _lock:
         queue = _queues.get(doc)
-        first = not queue
+        first = not queue and _ready.get(doc, True)  # a page not ready yet gets its flush when it is
         if queue is None:
             queue = _queues[doc] = {}
         queue[key] = entry
@@ -91,6 +136,8 @@ def schedule_every(doc, owner, fn: Callable, seconds: float) -> None:
 
 def _flush(doc) -> None:
     with _lock:
+        if not _ready.get(doc, True):
+            return  # queued before the page was ready: run by _now_ready
         queue = _queues.pop(doc, None) or {}
     if not queue:
         return

@@ -118,6 +118,7 @@ class Actions(param.Parameterized):
         doc = pn.state.curdoc
         if _batch.served(doc) and isinstance(doc, Document):
             self._doc = doc
+            _batch.track(doc)
             self._seen = SeenSeq(shown=room.seq, ack=room.seq)
             tell = CustomJS(args={"seen": self._seen}, code=_ACK)
             self._seen.js_on_change("shown", tell)

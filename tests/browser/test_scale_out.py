@@ -18,6 +18,7 @@ import subprocess
 import time
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -85,8 +86,17 @@ def two_servers(redis_url):
 
 
 def opened(new_page, url: str, errors: list[str]):
+    """A page on ``url`` whose script errors, and requests to anywhere but its own server (Panel's CDN
+    for a page whose session another process made), go into ``errors``."""
     page = new_page()
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    origin = urlsplit(url).netloc
+
+    def elsewhere(request) -> None:
+        parts = urlsplit(request.url)
+        if parts.scheme in ("http", "https", "ws", "wss") and parts.netloc != origin:
+            errors.append(f"a request to {parts.scheme}://{parts.netloc}{parts.path}")
+    page.on("request", elsewhere)
     page.goto(url)
     return page
 
@@ -101,6 +111,23 @@ def first_round(gm, bob, spectator) -> None:
     button(bob, "contest.roll", n=1).click()
     expect(button(gm, "contest.roll", n=2)).to_be_attached()
     expect(spectator.locator(".raisus-contest-view")).to_contain_text(t("contest.next_round", n=2))
+    charted(1, gm, bob, spectator)
+
+
+#: Whether a page's charts hold round ``n``: the score chart's row (it has the dice faces) and the
+#: odds chart's (it has P(win)), in the browser's own Bokeh document.
+CHARTED = """n => {
+  const sources = [...Bokeh.documents].flatMap(d => [...d.all_models]).filter(m => m.type === 'ColumnDataSource');
+  const has = column => sources.some(m => m.data[column] !== undefined && [...m.data.x].includes(n));
+  return has('faces') && has('p_win');
+}"""
+
+
+def charted(n: int, *pages) -> None:
+    """Every page's score and odds charts show round ``n`` (issue 10: a page whose session another
+    process made lost the rounds decided while it was being drawn, while its text caught up)."""
+    for page in pages:
+        page.wait_for_function(CHARTED, arg=n, timeout=20_000)
 
 
 def test_a_table_on_two_processes_plays_live_and_survives_a_killed_process(two_servers, redis_url, new_page):
@@ -123,12 +150,14 @@ def test_a_table_on_two_processes_plays_live_and_survives_a_killed_process(two_s
     expect(button(bob, "contest.roll", n=2)).to_be_enabled()
     button(bob, "contest.roll", n=2).click()
     expect(spectator.locator(".raisus-contest-view")).to_contain_text(t("contest.next_round", n=3))
+    charted(2, bob, spectator)
     assert contest_round(redis_url, links["room_id"]) == 2
 
     # A comes back: the GM's page reloads by itself and shows what happened meanwhile
     a.start()
     expect(gm.locator("#raisus-offline")).to_have_count(0, timeout=60_000)
     expect(button(gm, "contest.roll", n=3)).to_be_attached(timeout=60_000)
+    charted(2, gm)
     assert not errors, errors
 
 
@@ -217,6 +246,7 @@ def test_behind_nginx_any_process_serves_any_page_and_one_may_die(redis_url, new
         button(bob, "contest.roll", n=2).click()
         expect(button(gm, "contest.roll", n=3)).to_be_attached()
         expect(spectator.locator(".raisus-contest-view")).to_contain_text(t("contest.next_round", n=3))
+        charted(2, gm, bob, spectator)
         assert contest_round(redis_url, links["room_id"]) == 2
         access = (folder / "access.log").read_text()
         assert "/dashboard" in access and "token" not in access  # the links' tokens never reach its log

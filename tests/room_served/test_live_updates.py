@@ -39,14 +39,19 @@ ROLES = ("gm", "player", "spectator")
 class Clients:
     """Headless pages (:class:`tests.wire.WireSession`) on an asyncio loop of their own (a thread)."""
 
-    def __init__(self, url: str, tokens: list[str]):
+    def __init__(self, url: str, tokens: list[str], ready: bool = True):
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
         ws_url = url.replace("http://", "ws://") + "/ws"
         self.sessions = [WireSession(i) for i in range(len(tokens))]
         for session, token in zip(self.sessions, tokens):
-            self._run(session.open(ws_url, token))
+            self._run(session.open(ws_url, token, ready=ready))
+
+    def say_ready(self) -> None:
+        """Every page says it is drawn (for clients opened with ``ready=False``)."""
+        for session in self.sessions:
+            self._run(session.say_ready())
 
     def _run(self, coroutine):
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(60)
@@ -161,6 +166,34 @@ def test_a_round_reaches_every_page_as_one_message_without_a_document_walk(game)
         assert room.contest.round == n
         assert [len(ms) for ms in clients.since(t0)] == [1, 1, 1], f"round {n}: messages per page"
         assert walks.count == 0, f"round {n}: Bokeh walked a whole document {walks.count} times"
+
+
+def test_a_round_rolled_while_pages_are_still_drawing_reaches_their_charts(served):
+    """Issue 10: a page's document is pulled, and a round is decided before the page says it is drawn
+    (``document_ready``), as when a page's websocket reaches a process that had to make its session.
+    Panel drops what changes in between; the page's batch must wait for it, not lose the round."""
+    served.registry.dice_factory = lambda: SeededDice(7)
+    try:
+        room, links, uids = make_room(served.registry)
+    finally:
+        served.registry.dice_factory = None
+    clients = Clients(served.url, [links[role] for role in ROLES], ready=False)
+    try:
+        assert _wait_for(lambda: len(pages_on(room)) == len(ROLES))
+        pages = pages_on(room)
+        t0 = roll(pages)
+        time.sleep(1)  # the round is decided and every page's views have been asked to follow
+        assert room.contest.round == 1
+        assert not any(streamed(ms) for ms in clients.since(t0))  # nothing goes before the page is drawn
+        clients.say_ready()
+        assert _wait_for(lambda: all(streamed(ms) for ms in clients.since(t0)), timeout=30), \
+            "a page drawn after the round never got the round's chart row"
+        quiet(clients, t0)
+        # the round reaches each page as one update, after the page said it is drawn
+        assert [sum(m[1] == "PATCH-DOC" for m in ms) for ms in clients.since(t0)] == [1, 1, 1]
+    finally:
+        clients.close()
+        _wait_for(lambda: not room.presence)
 
 
 def test_buttons_keep_their_tooltip_and_change_its_text(game):

@@ -19,6 +19,8 @@ import weakref
 import pytest
 from bokeh.client import pull_session
 from bokeh.document import Document
+from bokeh.document.events import MessageSentEvent
+from bokeh.events import DocumentReady
 
 from raisus_panel import i18n
 from raisus_panel.dashboard import RoomPage
@@ -78,8 +80,17 @@ def pages_of(room) -> list:
     return [v for v in views_of(room) if isinstance(v, RoomPage)]
 
 
+def drawn(session):
+    """Say ``document_ready`` as BokehJS does once it has drawn the page (a page's update batches
+    wait for it, see ``ui/_batch.track``); returns the session."""
+    doc = session.document
+    doc.callbacks.trigger_on_change(MessageSentEvent(doc, "bokeh_event", DocumentReady()))
+    session.force_roundtrip()  # the client's loop runs only while it waits: send it now
+    return session
+
+
 def open_sessions(served, links, roles) -> list:
-    return [pull_session(url=served.url, arguments={"token": links[role]}) for role in roles]
+    return [drawn(pull_session(url=served.url, arguments={"token": links[role]})) for role in roles]
 
 
 def close_and_wait(room, sessions, remaining: int = 0) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import weakref
 
+import panel as pn
 import pytest
 from bokeh.document import Document
 from panel.io.state import set_curdoc
@@ -37,6 +38,12 @@ def served_doc() -> tuple[Document, _Context]:
     doc, ctx = Document(), _Context()
     doc._session_context = weakref.ref(ctx)
     return doc, ctx
+
+
+def page_drawn(doc: Document) -> None:
+    """What Panel does when the browser says the page is drawn (its ``document_ready`` event): until
+    then a page's update batches wait (``ui/_batch.track``)."""
+    pn.state._schedule_on_load(doc, None)
 
 
 def run_ticks(doc: Document) -> None:
@@ -78,6 +85,8 @@ def test_served_a_click_sent_before_the_page_showed_a_roll_is_refused_and_change
     with set_curdoc(ann_doc):
         ann_actions = Actions(ann)
         ann_table = ContestTable(actions=ann_actions, lang="en")
+    page_drawn(gm_doc)
+    page_drawn(ann_doc)
     seen = ann_actions._seen
     assert isinstance(seen, SeenSeq) and seen in ann_doc.roots  # the page carries it
     assert seen.shown == seen.ack == room.seq == ann_actions.seen_seq
