@@ -86,7 +86,8 @@ def _lang(lang: str | None) -> str:
     return lang
 
 
-def report(source, lang: str | None = None, *, actor: Actor | None = None, contest: int | None = None) -> Report:
+def report(source, lang: str | None = None, *, actor: Actor | None = None,
+           contest: int | str | None = None) -> Report:
     """The report of a contest or of a room's session.
 
     Parameters
@@ -100,7 +101,7 @@ def report(source, lang: str | None = None, *, actor: Actor | None = None, conte
     actor
         For a room: whose view the report shows (a spectator's, without the GM's secret rolls, when None).
     contest
-        For a room: only the contest with this number (1 = the first played).
+        For a room: only the contest with this number (1 = the first played) or this uid.
 
     Raises
     ------

@@ -86,7 +86,7 @@ def _watch(room: Room) -> Actions:
     return Actions(RoomSession(room, Actor.spectator()))
 
 
-def from_events(events: list[dict], *, contest: int | None = None) -> Session:
+def from_events(events: list[dict], *, contest: int | str | None = None) -> Session:
     """A session from a room's events as one role may see them (already filtered), oldest first.
 
     Parameters
@@ -95,7 +95,7 @@ def from_events(events: list[dict], *, contest: int | None = None) -> Session:
         Room events (``Room.visible_events(actor)``, or a room file's events filtered by
         :func:`~raisus_panel.room.events.visible_to`).
     contest
-        Only the contest with this number (1 = the first played); every contest when None.
+        Only the contest with this number (1 = the first played) or uid; every contest when None.
 
     Raises
     ------
@@ -114,6 +114,8 @@ def from_events(events: list[dict], *, contest: int | None = None) -> Session:
             started[e["contest"]] = e.get("ts")
         elif e["type"] == "contest_closed":
             closed[e["contest"]] = e["seq"]
+    if isinstance(contest, str):  # a contest's uid
+        contest = order.index(contest) + 1 if contest in order else 0
     if contest is not None:
         if not 1 <= contest <= len(order):
             raise RuleError(f"There is no contest number {contest} here (there are {len(order)}).",
@@ -135,7 +137,7 @@ def from_events(events: list[dict], *, contest: int | None = None) -> Session:
     return Session(whole.title, dict(whole.players), parts)
 
 
-def from_room(room: Room, actor: Actor | None = None, *, contest: int | None = None) -> Session:
+def from_room(room: Room, actor: Actor | None = None, *, contest: int | str | None = None) -> Session:
     """A session from a live room, as ``actor`` may see it (a spectator's view when None)."""
     return from_events(room.visible_events(actor or Actor.spectator()), contest=contest)
 
