@@ -2,28 +2,31 @@
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from importlib import resources
 
 import panel as pn
 from bokeh.embed import components
+from bokeh.models import Legend
 from bokeh.resources import Resources
 
 from raisus_panel import i18n
-from raisus_panel.rules import CharacterTeam
+from raisus_panel.rules import CharacterTeam, Contest
 from raisus_panel.ui import LiveOdds, RoundLog, ScoreChart
 from raisus_panel.ui import _derive as d
 from raisus_panel.ui._base import esc
 from raisus_panel.ui._contest_text import fate_html, member_label, result_html, unit_head_html
+from raisus_panel.ui.live_odds import contest_chances
 
 from .sources import ContestPart, Session
 from .verification import verification_html
 
 #: Width of the charts in CSS pixels: the text column on screen, and A4 less its margins (180 mm).
 CHART_WIDTH = 680
-SCORE_HEIGHT = 260
-ODDS_HEIGHT = 170
+SCORE_HEIGHT = 250
+ODDS_HEIGHT = 150
 
 
 def _css() -> str:
@@ -63,6 +66,44 @@ def detached(fn):
     if "error" in out:
         raise out["error"]
     return out["value"]
+
+
+def odds_as_played(contest) -> dict:
+    """The odds chart's rows as a page drew them during the game: each point's chances as they
+    stood when the next point came (a rebuilt LiveOdds rates every point by the contest's end).
+
+    Each prefix of the contest's log is replayed once and rated by the odds chart's own
+    :func:`~raisus_panel.ui.live_odds.contest_chances`.
+    """
+    rated: dict[int, object] = {}  # points in the history -> the chances after the last event that left that many
+    events = contest.events
+    for k in range(1, len(events) + 1):
+        then = contest if k == len(events) else Contest.from_events(events[:k])
+        rated[len(then.history)] = contest_chances(then)
+
+    def value(p):
+        return math.nan if p is None else float(p)
+    rows: dict[str, list] = {"x": [], "round": [], "p_win": [], "p_next": []}
+    for i, point in enumerate(contest.history, 1):
+        chances = rated.get(i)
+        rows["x"].append(float(point["x"]))
+        rows["round"].append(point["round"])
+        rows["p_win"].append(value(chances.p_win) if chances else math.nan)
+        rows["p_next"].append(value(chances.p_next) if chances else math.nan)
+    return rows
+
+
+def _move_legend(fig, where: str) -> None:
+    """Move the figure's legend out of the plot to ``where`` ("below" or "right"): beside the plot a
+    legend of long names takes half a page's width, and on it a legend hides lines that a printed
+    page cannot toggle. Below, two entries a row."""
+    for place in (fig.right, fig.center):
+        for legend in [r for r in place if isinstance(r, Legend)]:
+            place.remove(legend)
+            legend.location = "center" if where == "below" else "top_left"
+            if where == "below":
+                legend.ncols = min(2, len(legend.items)) or 1
+            fig.add_layout(legend, where)
 
 
 class _Charts:
@@ -149,8 +190,12 @@ class Document:
         odds = LiveOdds(actions=part.actions, lang=self.lang, height=ODDS_HEIGHT)
         log = RoundLog(actions=part.actions, lang=self.lang, max_entries=10**6)
         try:
-            score_at = charts.add(score.figure, score.source, f"raisus-score-{number}", SCORE_HEIGHT)
+            _move_legend(score.figure, "below")
+            score_at = charts.add(score.figure, score.source, f"raisus-score-{number}",
+                                  SCORE_HEIGHT + 22 * math.ceil(len(contest.series) / 2))
             odds_fig = odds.__panel__().select(pn.pane.Bokeh)[0].object
+            odds.source.data = odds_as_played(contest)
+            _move_legend(odds_fig, "right")
             odds_at = charts.add(odds_fig, odds.source, f"raisus-odds-{number}", ODDS_HEIGHT)
             record = log.record()
         finally:
@@ -160,8 +205,11 @@ class Document:
         facts = [mode, t("past.rounds", n=contest.round)]
         if part.started is not None:
             facts.append(_date(part.started))
-        heading = (f"<div class=contest-head><h2>{esc(contest.name)}</h2>"
-                   f"<span class=soft>{esc(' · '.join(facts))}</span></div>")
+        if self.session.room:
+            heading = (f"<div class=contest-head><h2>{esc(contest.name)}</h2>"
+                       f"<span class=soft>{esc(' · '.join(facts))}</span></div>")
+        else:  # the document's title names it already
+            heading = f"<div class=contest-head><span class=soft>{esc(' · '.join(facts))}</span></div>"
         result = result_html(contest, t) or f"<p>{esc(t('report.not_ended'))}</p>"
         return (f"<section class=contest id='contest-{number}'>{heading}<div class=result>{result}</div>"
                 f"{self._fates_html(contest)}"

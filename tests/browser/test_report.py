@@ -16,6 +16,7 @@ import pytest
 
 from raisus_panel.i18n import t as _t
 from raisus_panel.report import report
+from raisus_panel.report.document import odds_as_played
 from raisus_panel.room import Room, RoomRegistry, SQLiteStore
 from raisus_panel.rules import Character, Contest, ScriptedDice
 
@@ -95,7 +96,8 @@ def test_a_report_opens_offline_draws_the_game_as_played_and_prints_on_a4(new_pa
         assert lines["x"] == [float(p["x"]) for p in contest.history]
         for i, key in enumerate(contest.series):  # one column per cliché, its score at every point
             assert same(lines[f"s{i}"], [p["scores"].get(key, math.nan) for p in contest.history]), key
-        assert len(source(page, f"raisus-odds-{number}")["p_win"]) == len(contest.history)
+        chances = source(page, f"raisus-odds-{number}")
+        assert same(chances["p_win"], odds_as_played(contest)["p_win"]) and len(chances["x"]) == len(contest.history)
     # the first contest as it was played: Jack's Pirate went 3, 2, 1, 0 over the rounds
     first = made.session.contests[0].contest
     jack = list(first.series).index(f"{played.jack}:Pirate")
@@ -127,7 +129,7 @@ def test_a_report_opens_offline_draws_the_game_as_played_and_prints_on_a4(new_pa
     assert all_text.count("Round 1:") >= 4 and "Swims home <with a grin>" in all_text
 
 
-def test_a_short_contest_prints_on_one_page_in_korean(new_page, tmp_path):
+def test_a_short_contest_prints_on_at_most_two_pages_in_korean(new_page, tmp_path):
     olaf, jack = Character("올라프", {"바이킹": 4}), Character(EVIL, {"해적": 1})
     game = Contest("<b>한 판</b>", olaf, jack, dice=ScriptedDice([[6, 6, 6, 6], [1]]))
     game.roll_round()
@@ -137,7 +139,9 @@ def test_a_short_contest_prints_on_one_page_in_korean(new_page, tmp_path):
     assert same(source(page, "raisus-score-1")["x"], [float(p["x"]) for p in game.history])
     shot(page, "report-contest-ko")
     pages = pdf_pages(page)
-    assert len(pages) == 1 and "1 라운드" in pages[0]
+    # a one-round contest takes at most two sheets, its round whole, the footer last
+    assert 1 <= len(pages) <= 2 and "대결 기록" in pages[0] and "raisus_panel" in pages[-1]
+    assert sum(p.count("= 24") for p in pages) == 1  # the winning roll, 6+6+6+6
     guard.check()
     assert not refused
 

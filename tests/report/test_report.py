@@ -146,3 +146,18 @@ def test_the_command_line(played, tmp_path, capsys):
     assert "cannot read" in capsys.readouterr().err
     assert main(["report", str(export), "--contest", "9", "-o", str(tmp_path / "no.html")]) == 2
     assert "no contest number 9" in capsys.readouterr().err
+
+
+def test_the_odds_chart_shows_the_odds_as_they_stood_round_by_round(played):
+    from raisus_panel.report.document import odds_as_played
+    from raisus_panel.rules import odds
+
+    first = report(played.room, "en").session.contests[0].contest
+    rows = odds_as_played(first)
+    assert len(rows["x"]) == len(first.history)
+    # Olaf's Viking (4) against Jack's Pirate (3) before the first roll; then 4 against 2, 4 against 1
+    assert rows["p_win"][0] == float(odds.contest_odds(4, 3).p_win)
+    rounds = [i for i, p in enumerate(first.history) if p["kind"] == "round"]
+    assert [rows["p_win"][i] for i in rounds] == [float(odds.contest_odds(4, 2).p_win),
+                                                 float(odds.contest_odds(4, 1).p_win), 1.0]
+    assert rows["p_next"][0] == float(odds.round_chance(4, 3))
