@@ -14,7 +14,7 @@ from bokeh.resources import Resources
 
 from raisus_panel import i18n
 from raisus_panel.rules import CharacterTeam, Contest
-from raisus_panel.ui import LiveOdds, RoundLog, ScoreChart
+from raisus_panel.ui import ActionCheckPanel, LiveOdds, RoundLog, ScoreChart
 from raisus_panel.ui import _derive as d
 from raisus_panel.ui._base import esc
 from raisus_panel.ui._contest_text import fate_html, member_label, result_html, unit_head_html
@@ -154,6 +154,7 @@ class Document:
         js = _bokehjs() if charts.figures else ""
         title = self._title()
         body = "".join(bodies) or f"<p><i>{esc(self.t('report.no_contests'))}</i></p>"
+        body += self._checks_html()
         return (f"<!DOCTYPE html>\n<html lang='{self.lang}'>\n<head>\n<meta charset='utf-8'>\n"
                 f"<meta name='viewport' content='width=device-width, initial-scale=1'>\n"
                 f"<meta name='generator' content='raisus_panel'>\n<title>{esc(title)}</title>\n"
@@ -182,6 +183,20 @@ class Document:
 
     def _footer_html(self) -> str:
         return f"<footer>{esc(self.t('report.footer', date=_date(time.time())))}</footer>"
+
+    def _checks_html(self) -> str:
+        """The action checks rolled at the table, oldest first, worded as the checks' own log."""
+        if self.session.actions is None:
+            return ""
+        panel = ActionCheckPanel(actions=self.session.actions, lang=self.lang, log_length=10**6)
+        try:
+            entries = panel.log_entries()[::-1]
+        finally:
+            panel.dispose()
+        if not entries:
+            return ""
+        items = "".join(f"<li class='{'secret' if secret else 'open'}'>{esc(text)}</li>" for text, secret in entries)
+        return f"<section class=checks><h2>{esc(self.t('dashboard.tab.checks'))}</h2><ul>{items}</ul></section>"
 
     # -- one contest ---------------------------------------------------------------------------------
     def _contest_html(self, number: int, part: ContestPart, charts: _Charts) -> str:
@@ -268,7 +283,7 @@ class Document:
         state = {"undone": " undone", "undo": " undo"}.get(entry.state, "")
         mark = f" <small>({esc(self.t('report.undone'))})</small>" if entry.state == "undone" else ""
         if entry.state != "undo" and entry.event.get("type") == "round_decided":
-            return (f"<li class='entry round{state}'><h4 class=what>{esc(entry.heading)}{mark}</h4>{who}"
+            return (f"<li class='entry round{state}'><h4><span class=what>{esc(entry.heading)}</span>{mark}{who}</h4>"
                     f"{self._round_html(entry)}</li>")
         details = "".join(f"<li>{esc(line)}</li>" for line in entry.details)
         return (f"<li class='entry{state}'><span class=what><b>{esc(entry.heading)}</b>{mark}</span>{who}"

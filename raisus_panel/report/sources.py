@@ -63,12 +63,16 @@ class Session:
         The contests in the order they started.
     room
         True when the report is of a room session, False for one contest's save.
+    actions
+        An adapter that sees the whole copy of the room (which holds only what the reader may see),
+        for what happened outside the contests: the action checks.
     """
 
     title: str
     players: dict
     contests: list
     room: bool = True
+    actions: Actions | None = None
 
 
 def _renumbered(events: list[dict]) -> list[dict]:
@@ -134,7 +138,10 @@ def from_events(events: list[dict], *, contest: int | str | None = None) -> Sess
             continue
         mine = [e for e in events[:cut] if e["type"] == "contest" and e["contest"] == uid]
         parts.append(ContestPart(room.contest, _watch(room), mine, started.get(uid)))
-    return Session(whole.title, dict(whole.players), parts)
+    # the copy holds only the reader's events: seen whole, it shows them all and nothing more;
+    # a report of one contest leaves out what happened around it
+    around = Actions(RoomSession(whole, Actor.gm())) if contest is None else None
+    return Session(whole.title, dict(whole.players), parts, actions=around)
 
 
 def from_room(room: Room, actor: Actor | None = None, *, contest: int | str | None = None) -> Session:

@@ -1,5 +1,5 @@
 """A played room to report on: two players, HTML in the names, a closed contest, a second one ended,
-an undone command and a GM's secret roll."""
+an undone command, a GM's secret roll and a player's action check in the open."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ ROLLS = [
     [6, 5, 4, 4], [4],            # an undone roll (the GM takes round 3 back: see played_room)
     [4, 6, 5, 1], [6],            # round 3: 16 vs 6; Jack 1 -> 0, Olaf wins
     [5, 5, 5],                    # the GM's secret action check (Ogre vs TN 10)
+    [3, 4],                       # Ann's action check in the open (Olaf's Cook vs TN 5)
     [1, 1], [6, 6, 6],            # contest 2, round 1: Olaf (Cook 2) vs Ogre (3): 2 vs 18
     [2], [5, 5, 1],               # round 2: 2 vs 11: Olaf's Cook 1 -> 0, the Ogre wins
 ]
@@ -70,6 +71,7 @@ def played_room() -> Played:
     room.apply(gm, "roll_round")
     room.apply(ann, "decide_fate", {"character": jack, "text": "Swims home <with a grin>"})
     room.apply(gm, "action_check", {"character": ogre, "cliche": "Ogre", "tn": 10, "private": True})
+    room.apply(ann, "action_check", {"character": olaf, "cliche": "Cook", "tn": 5})
     room.apply(gm, "start_contest", {"name": "Kitchen", "side_a": [olaf], "side_b": [ogre]})  # closes the first
     room.apply(ann, "choose", {"unit": olaf, "cliche": "Cook"})
     room.apply(gm, "roll_round")

@@ -161,3 +161,15 @@ def test_the_odds_chart_shows_the_odds_as_they_stood_round_by_round(played):
     assert [rows["p_win"][i] for i in rounds] == [float(odds.contest_odds(4, 2).p_win),
                                                  float(odds.contest_odds(4, 1).p_win), 1.0]
     assert rows["p_next"][0] == float(odds.round_chance(4, 3))
+
+
+def test_the_action_checks_are_there_but_the_gms_secret_only_in_the_gms_report(played):
+    everyone = report(played.room, "en").html()
+    gm = report(played.room, "en", actor=played.gm).html()
+    checks = re.search(r"<section class=checks>.*?</section>", everyone, re.S).group(0)
+    assert "Action checks" in checks and "Cook" in checks and "Dice 3, 4 = 7" in checks
+    assert "Ogre" not in checks and "5, 5, 5" not in everyone
+    secret = re.search(r"<section class=checks>.*?</section>", gm, re.S).group(0)
+    assert "<li class='secret'>" in secret and "Dice 5, 5, 5 = 15" in secret and "Cook" in secret
+    assert "행동 판정" in report(played.room, "ko").html()
+    assert "<section class=checks>" not in report(played.room, "en", contest=1).html()  # one contest only
