@@ -57,11 +57,6 @@ class Report:
         """The report's title (the room's or the contest's, in the report's language)."""
         return self._document._title()
 
-    @property
-    def filename(self) -> str:
-        """A file name for the report: ``raisus-report.html``."""
-        return "raisus-report.html"
-
     def html(self) -> str:
         """The whole report as one HTML document (made on the first call)."""
         if self._html is None:
