@@ -139,10 +139,12 @@ class Document:
         self.lang = lang
 
     def t(self, key: str, **fields) -> str:
+        """A catalog text in the report's language."""
         return i18n.t(key, self.lang, **fields)
 
     # -- the whole ----------------------------------------------------------------------------------
     def html(self) -> str:
+        """The whole file: head (stylesheet, BokehJS), the contests, the action checks, the charts' data."""
         return detached(self._html)
 
     def _html(self) -> str:

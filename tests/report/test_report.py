@@ -173,3 +173,28 @@ def test_the_action_checks_are_there_but_the_gms_secret_only_in_the_gms_report(p
     assert "<li class='secret'>" in secret and "Dice 5, 5, 5 = 15" in secret and "Cook" in secret
     assert "행동 판정" in report(played.room, "ko").html()
     assert "<section class=checks>" not in report(played.room, "en", contest=1).html()  # one contest only
+
+
+def test_teams_mobs_and_a_running_contest():
+    from raisus_panel.rules import CharacterTeam, GruntMob
+
+    knight, viking = Character("Knight", {"Knight": 4}), Character("Viking", {"Viking": 2})
+    mob = GruntMob("Goblins", rating=3)
+    team = CharacterTeam([knight, viking])
+    game = Contest("Siege", team, mob, dice=ScriptedDice([[1, 1, 1, 1, 1], [6, 6, 6]]))
+    game.roll_round()  # the team loses the round: Viking volunteers
+    game.volunteer(viking)
+    html = report(game, "en").html()
+    assert "Character team" in html and "Knight — Knight" in html and "Grunt mob" in html
+    assert "Viking volunteers for Knight" in html
+    assert dice([1, 1, 1, 1, 1]) in html and dice([6, 6, 6]) in html
+    assert "had not ended" in html  # still running when the report was made
+
+
+def test_a_room_with_no_contest_yet():
+    from raisus_panel.room import Room
+
+    gm = Room.local("Quiet night")
+    html = report(gm.room, "en").html()
+    assert "No contest was played here yet." in html and "Quiet night" in html
+    assert "bokeh.min.js" not in html  # no chart, no BokehJS
