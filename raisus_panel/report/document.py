@@ -13,7 +13,7 @@ from bokeh.models import Legend
 from bokeh.resources import Resources
 
 from raisus_panel import i18n
-from raisus_panel.rules import CharacterTeam, Contest
+from raisus_panel.rules import CharacterTeam, Contest, RuleError
 from raisus_panel.ui import ActionCheckPanel, LiveOdds, RoundLog, ScoreChart
 from raisus_panel.ui import _derive as d
 from raisus_panel.ui._base import esc
@@ -72,13 +72,18 @@ def odds_as_played(contest) -> dict:
     """The odds chart's rows as a page drew them during the game: each point's chances as they
     stood when the next point came (a rebuilt LiveOdds rates every point by the contest's end).
 
-    Each prefix of the contest's log is replayed once and rated by the odds chart's own
-    :func:`~raisus_panel.ui.live_odds.contest_chances`.
+    A copy of the contest follows its log one event at a time, rated after each by the odds
+    chart's own :func:`~raisus_panel.ui.live_odds.contest_chances`.
     """
     rated: dict[int, object] = {}  # points in the history -> the chances after the last event that left that many
     events = contest.events
+    then = Contest.from_events(events[:1])
     for k in range(1, len(events) + 1):
-        then = contest if k == len(events) else Contest.from_events(events[:k])
+        if k > 1:
+            try:
+                then.follow(events[k - 1:k])
+            except RuleError:  # a log that does not continue one event at a time: replay its prefix
+                then = Contest.from_events(events[:k])
         rated[len(then.history)] = contest_chances(then)
 
     def value(p):
