@@ -13,6 +13,7 @@ from bokeh.models import Legend
 from bokeh.resources import Resources
 
 from raisus_panel import i18n
+from raisus_panel.room.projection import effective
 from raisus_panel.rules import CharacterTeam, Contest, RuleError
 from raisus_panel.ui import ActionCheckPanel, LiveOdds, RoundLog, ScoreChart
 from raisus_panel.ui import _derive as d
@@ -161,7 +162,7 @@ class Document:
         js = _bokehjs() if charts.figures else ""
         title = self._title()
         body = "".join(bodies) or f"<p><i>{esc(self.t('report.no_contests'))}</i></p>"
-        body += self._checks_html()
+        body += self._around_html()
         return (f"<!DOCTYPE html>\n<html lang='{self.lang}'>\n<head>\n<meta charset='utf-8'>\n"
                 f"<meta name='viewport' content='width=device-width, initial-scale=1'>\n"
                 f"<meta name='generator' content='raisus_panel'>\n<title>{esc(title)}</title>\n"
@@ -186,24 +187,46 @@ class Document:
             items = "".join(f"<li>{esc(p.contest.name)} <span class=soft>· {esc(self.t('past.rounds', n=p.contest.round))}"
                             f"</span></li>" for p in s.contests)
             contents = f"<ol class=contents>{items}</ol>"
-        return (f"<header class=doc-head><h1>{esc(title)}</h1><p>{esc(' · '.join(facts))}</p>{contents}</header>")
+        return (f"<header class=doc-head><h1>{esc(title)}</h1><p>{esc(' · '.join(facts))}</p>"
+                f"{self._table_html()}{contents}</header>")
 
     def _footer_html(self) -> str:
         return f"<footer>{esc(self.t('report.footer', date=_date(time.time())))}</footer>"
 
-    def _checks_html(self) -> str:
-        """The action checks rolled at the table, oldest first, worded as the checks' own log."""
+    def _around_html(self) -> str:
+        """What happened at the table outside the contests: recoveries between them, and the action
+        checks (oldest first, worded as the checks' own log)."""
         if self.session.actions is None:
             return ""
+        room, t = self.session.actions.room, self.t
+        names = {c.uid: c.name for c in room.characters}
+        gains = [g for e in effective(room.log) if e["type"] == "recovered" for g in e["gains"]]
+        out = ""
+        if gains:  # worded as the round log words a contest's recovery
+            lines = [t("log.gain", name=names.get(g["character"], g["character"]), cliche=g["cliche"], n=g["amount"])
+                     for g in gains]
+            items = "".join(f"<li>{esc(line)}</li>" for line in lines)
+            out += f"<section class=around><h2>{esc(t('log.recovered'))}</h2><ul>{items}</ul></section>"
         panel = ActionCheckPanel(actions=self.session.actions, lang=self.lang, log_length=10**6)
         try:
             entries = panel.log_entries()[::-1]
         finally:
             panel.dispose()
-        if not entries:
+        if entries:
+            items = "".join(f"<li class='{'secret' if secret else 'open'}'>{esc(text)}</li>" for text, secret in entries)
+            out += f"<section class='around checks'><h2>{esc(t('dashboard.tab.checks'))}</h2><ul>{items}</ul></section>"
+        return out
+
+    def _table_html(self) -> str:
+        """Who sat at the table: the players, each with the characters they played."""
+        if self.session.actions is None or not self.session.players:
             return ""
-        items = "".join(f"<li class='{'secret' if secret else 'open'}'>{esc(text)}</li>" for text, secret in entries)
-        return f"<section class=checks><h2>{esc(self.t('dashboard.tab.checks'))}</h2><ul>{items}</ul></section>"
+        room = self.session.actions.room
+        people = []
+        for player_id, name in self.session.players.items():
+            chars = [c.name for c in room.characters if c.owner == player_id]
+            people.append(esc(name) + (f" <span class=soft>({esc(', '.join(chars))})</span>" if chars else ""))
+        return f"<p class=table>{esc(self.t('report.table'))}: {', '.join(people)}</p>"
 
     # -- one contest ---------------------------------------------------------------------------------
     def _contest_html(self, number: int, part: ContestPart, charts: _Charts) -> str:

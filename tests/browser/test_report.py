@@ -21,7 +21,7 @@ from raisus_panel.room import Room, RoomRegistry, SQLiteStore
 from raisus_panel.rules import Character, Contest, ScriptedDice
 
 from ..report.conftest import EVIL, played_room
-from .conftest import Server, shot
+from .conftest import ARTIFACTS, Server, shot
 from .helpers import Guard, expect, tab
 
 
@@ -72,10 +72,14 @@ def source(page, name: str) -> dict:
     return {k: [math.nan if v == "NaN" else v for v in col] for k, col in data.items()}
 
 
-def pdf_pages(page) -> list[str]:
-    """Print the page on A4 (laid out at the paper's width, 210 mm) and return each page's text."""
+def pdf_pages(page, keep: str | None = None) -> list[str]:
+    """Print the page on A4 (laid out at the paper's width, 210 mm) and return each page's text;
+    ``keep`` names a test artifact to save the PDF as."""
     page.set_viewport_size({"width": 794, "height": 1123})
     pdf = page.pdf(format="A4", print_background=True)
+    if keep:
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / f"{keep}.pdf").write_bytes(pdf)
     return [p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages]
 
 
@@ -111,7 +115,7 @@ def test_a_report_opens_offline_draws_the_game_as_played_and_prints_on_a4(new_pa
     guard.check()
     assert not guard.errors and not refused
     shot(page, "report-room-en")
-    pages = pdf_pages(page)
+    pages = pdf_pages(page, keep="report-room-en")
     # each contest starts on a page of its own: printed together they take the pages they take apart
     apart = []
     for number in (1, 2):
@@ -138,7 +142,7 @@ def test_a_short_contest_prints_on_at_most_two_pages_in_korean(new_page, tmp_pat
     expect(page.get_by_text("<b>한 판</b> — 대결 기록")).to_be_visible()
     assert same(source(page, "raisus-score-1")["x"], [float(p["x"]) for p in game.history])
     shot(page, "report-contest-ko")
-    pages = pdf_pages(page)
+    pages = pdf_pages(page, keep="report-contest-ko")
     # a one-round contest takes at most two sheets, its round whole, the footer last
     assert 1 <= len(pages) <= 2 and "대결 기록" in pages[0] and "raisus_panel" in pages[-1]
     assert sum(p.count("= 24") for p in pages) == 1  # the winning roll, 6+6+6+6
@@ -152,7 +156,7 @@ def test_the_korean_room_report(new_page, tmp_path):
     expect(page.get_by_text("<i>Friday</i> table — 세션 기록")).to_be_visible()
     expect(page.get_by_text("진행 기록").first).to_be_visible()
     shot(page, "report-room-ko")
-    pdf = pdf_pages(page)
+    pdf = pdf_pages(page, keep="report-room-ko")
     assert len(pdf) >= 2 and any(p.startswith("Kitchen") for p in pdf[1:])
     guard.check()
     assert not refused

@@ -166,13 +166,13 @@ def test_the_odds_chart_shows_the_odds_as_they_stood_round_by_round(played):
 def test_the_action_checks_are_there_but_the_gms_secret_only_in_the_gms_report(played):
     everyone = report(played.room, "en").html()
     gm = report(played.room, "en", actor=played.gm).html()
-    checks = re.search(r"<section class=checks>.*?</section>", everyone, re.S).group(0)
+    checks = re.search(r"<section class=.around checks.>.*?</section>", everyone, re.S).group(0)
     assert "Action checks" in checks and "Cook" in checks and "Dice 3, 4 = 7" in checks
     assert "Ogre" not in checks and "5, 5, 5" not in everyone
-    secret = re.search(r"<section class=checks>.*?</section>", gm, re.S).group(0)
+    secret = re.search(r"<section class=.around checks.>.*?</section>", gm, re.S).group(0)
     assert "<li class='secret'>" in secret and "Dice 5, 5, 5 = 15" in secret and "Cook" in secret
     assert "행동 판정" in report(played.room, "ko").html()
-    assert "<section class=checks>" not in report(played.room, "en", contest=1).html()  # one contest only
+    assert "around checks" not in report(played.room, "en", contest=1).html()  # one contest only
 
 
 def test_teams_mobs_and_a_running_contest():
@@ -198,3 +198,15 @@ def test_a_room_with_no_contest_yet():
     html = report(gm.room, "en").html()
     assert "No contest was played here yet." in html and "Quiet night" in html
     assert "bokeh.min.js" not in html  # no chart, no BokehJS
+
+
+def test_who_sat_at_the_table_and_recovery_between_contests(played):
+    played.room.apply(played.gm, "close_contest")
+    played.room.apply(played.gm, "recover", {"character": played.olaf, "cliche": "Cook"})
+    html = report(played.room, "en").html()
+    head = re.search(r"<header class=doc-head>.*?</header>", html, re.S).group(0)
+    assert "At the table: &lt;b&gt;Ann&lt;/b&gt; <span class=soft>(Olaf &lt;img src=x onerror=alert(1)&gt;)</span>" in head
+    assert "Bob <span class=soft>(Jack)</span>" in head
+    recovery = re.search(r"<section class=around><h2>Recovery</h2>.*?</section>", html, re.S).group(0)
+    assert "Olaf &lt;img src=x onerror=alert(1)&gt;: Cook +2" in recovery
+    assert len(sections(html)) == 2  # both contests closed, both reported
