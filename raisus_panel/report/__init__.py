@@ -21,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from raisus_panel import i18n
-from raisus_panel.room import Actor, Room, RoomSession
+from raisus_panel.room import Actor, LocalRoom, Room, RoomSession
 from raisus_panel.rules import Contest, RuleError
 from raisus_panel.ui import Actions
 
@@ -89,8 +89,9 @@ def report(source, lang: str | None = None, *, actor: Actor | None = None,
     ----------
     source
         A :class:`~raisus_panel.rules.Contest` (reported from a copy: it is left as it is), a
-        :class:`~raisus_panel.room.Room`, a :class:`~raisus_panel.room.RoomSession` or an
-        :class:`~raisus_panel.ui.Actions` (a room as that session's actor sees it).
+        :class:`~raisus_panel.room.Room`, a :class:`~raisus_panel.room.RoomSession`, a
+        :class:`~raisus_panel.room.LocalRoom` or an :class:`~raisus_panel.ui.Actions` (a room as
+        that session's actor sees it).
     lang
         "ko" or "en"; the global language setting when None.
     actor
@@ -106,13 +107,14 @@ def report(source, lang: str | None = None, *, actor: Actor | None = None,
     lang = _lang(lang)
     if isinstance(source, Contest):
         return Report(sources.from_contest(source), lang)
-    if isinstance(source, Actions):
+    if isinstance(source, (Actions, LocalRoom)):
         source = source.session
     if isinstance(source, RoomSession):
         actor, source = actor or source.actor, source.room
     if isinstance(source, Room):
         return Report(sources.from_room(source, actor, contest=contest), lang)
-    raise TypeError(f"report() takes a Contest, a Room, a RoomSession or Actions, not {type(source).__name__}")
+    raise TypeError(f"report() takes a Contest, a Room, a RoomSession, a LocalRoom or Actions, "
+                    f"not {type(source).__name__}")
 
 
 def read_file(text: str | bytes, lang: str | None = None, *, contest: int | None = None) -> Report:

@@ -118,13 +118,12 @@ def from_events(events: list[dict], *, contest: int | str | None = None) -> Sess
             started[e["contest"]] = e.get("ts")
         elif e["type"] == "contest_closed":
             closed[e["contest"]] = e["seq"]
-    if isinstance(contest, str):  # a contest's uid
-        contest = order.index(contest) + 1 if contest in order else 0
     if contest is not None:
-        if not 1 <= contest <= len(order):
+        number = order.index(contest) + 1 if contest in order else contest  # a number, or a contest's uid
+        if not isinstance(number, int) or not 1 <= number <= len(order):
             raise RuleError(f"There is no contest number {contest} here (there are {len(order)}).",
                             key="error.report.no_contest", n=contest, total=len(order))
-        chosen = [order[contest - 1]]
+        chosen = [order[number - 1]]
     else:
         chosen = order
     parts = []

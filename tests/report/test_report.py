@@ -210,3 +210,20 @@ def test_who_sat_at_the_table_and_recovery_between_contests(played):
     recovery = re.search(r"<section class=around><h2>Recovery</h2>.*?</section>", html, re.S).group(0)
     assert "Olaf &lt;img src=x onerror=alert(1)&gt;: Cook +2" in recovery
     assert len(sections(html)) == 2  # both contests closed, both reported
+
+
+def test_a_notebooks_table_and_a_contest_named_by_uid(played):
+    from raisus_panel.ui import Actions
+
+    game = Contest("Duel", Character("Olaf", {"Viking": 4}), Character("Jack", {"Pirate": 1}),
+                   dice=ScriptedDice([[6, 6, 6, 6], [1]]))
+    actions = Actions.local(game)
+    actions.act("roll_round")
+    by_actions = report(actions, "en").html()
+    assert "Duel" in by_actions and dice([6, 6, 6, 6]) in by_actions
+    uid = played.room.past_contests[0]["contest"]
+    assert len(sections(report(played.room, "en", contest=uid).html())) == 1
+    with pytest.raises(RuleError):
+        report(played.room, "en", contest="no-such-contest")
+    with pytest.raises(TypeError):
+        report("game.json")
