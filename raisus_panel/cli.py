@@ -2,7 +2,8 @@
 
 Thin wrappers: ``raisus serve`` serves the dashboard (``/dashboard``) with Panel on the embedded
 SQLite store, or on a Redis store shared by several processes (``--store redis://... --num-procs N``);
-``raisus replay FILE`` loads a contest save and prints what happened.
+``raisus replay FILE`` loads a contest save and prints what happened; ``raisus report FILE -o
+game.html`` writes the session report of a room export or a contest save.
 """
 
 from __future__ import annotations
@@ -111,6 +112,37 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _report(args: argparse.Namespace) -> int:
+    from raisus_panel.report import read_file
+    from raisus_panel.room.limits import MAX_ROOM_FILE_BYTES
+    from raisus_panel.rules import RuleError
+
+    try:
+        path = Path(args.file)
+        if path.stat().st_size > MAX_ROOM_FILE_BYTES:  # before reading it: a huge file is not loaded
+            size_mb = path.stat().st_size / 1_000_000
+            print(f"raisus report: {args.file} is {size_mb:.1f} MB; a room export or contest save is at most "
+                  f"{MAX_ROOM_FILE_BYTES / 1_000_000:.0f} MB.", file=sys.stderr)
+            return 2
+        text = path.read_bytes()
+    except OSError as exc:
+        print(f"raisus report: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    try:
+        page = read_file(text, args.lang, contest=args.contest)
+        html = page.html()
+    except RuleError as exc:
+        print(f"raisus report: {args.file}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        Path(args.output).write_text(html, encoding="utf-8")
+    except OSError as exc:
+        print(f"raisus report: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    print(f"{args.output}: {page.title} ({len(page.session.contests)} contest(s), {len(html) // 1024} KB)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``raisus`` command."""
     parser = argparse.ArgumentParser(prog="raisus", description="Play Risus with Panel.")
@@ -149,9 +181,19 @@ def main(argv: list[str] | None = None) -> int:
                             "(default: RAISUS_ROOMS_PER_SERVER or 200)")
     replay = sub.add_parser("replay", help="print what happened in a saved contest")
     replay.add_argument("file")
+    report = sub.add_parser("report", help="write the session report (one HTML file that opens offline) "
+                                           "of a room export or a contest save")
+    report.add_argument("file", help="a room export (the GM's 'Export the room') or a contest's save (JSON)")
+    report.add_argument("-o", "--output", default="raisus-report.html",
+                        help="the HTML file to write (default: %(default)s)")
+    report.add_argument("--lang", choices=["ko", "en"], help="the report's language (default: RAISUS_LANG or ko)")
+    report.add_argument("--contest", type=int, metavar="N",
+                        help="only the room's Nth contest (1 = the first played); every contest by default")
     args = parser.parse_args(argv)
     if args.command == "serve":
         return _serve(args)
+    if args.command == "report":
+        return _report(args)
     return _replay(args)
 
 

@@ -8,6 +8,7 @@ import panel as pn
 import param
 
 from raisus_panel.i18n import LANGUAGES
+from raisus_panel.report import report
 from raisus_panel.room import RoomSession
 from raisus_panel.ui import (ActionCheckPanel, Actions, CharacterSheet, ContestTable, ContestView, LiveOdds,
                              PastContests, RoundLog, ScoreChart)
@@ -75,6 +76,7 @@ class RoomPage(ComponentBase):
         self._watch(session.room, self._on_presence, "presence", "players")
         # ``seq`` too: a contest changes the characters' scores in place, and the roster shows them
         self._watch(session.room, self._on_roster, "players", "characters", "seq")
+        self._watch(session.room, self._on_reports, "seq")
         if self._doc is not None and getattr(self._doc, "session_context", None) is not None:
             self.session_id = self.session_id or self._doc.session_context.id
         if self.session_id:
@@ -110,9 +112,17 @@ class RoomPage(ComponentBase):
             self._odds = self._component(tab, LiveOdds)
             box.objects = [self._table, pn.Row(self._chart, self._odds, sizing_mode="stretch_width")]
         elif tab == "log":
+            # the reports: made when a button is clicked, from what this person may see
+            self._report = pn.widgets.FileDownload(callback=self._contest_report_file, filename="raisus-report.html",
+                                                   label=self._t("report.download_contest"), visible=False,
+                                                   **style("primary", outline=True))
+            self._session_report = pn.widgets.FileDownload(
+                callback=self._session_report_file, filename="raisus-session-report.html",
+                label=self._t("report.download_session"), visible=False, **style("light", outline=True))
             self._log = self._component(tab, RoundLog)
-            self._past = self._component(tab, PastContests)  # closed contests stay readable
-            box.objects = [self._log, self._past]
+            self._past = self._component(tab, PastContests, report=self._report_html)  # closed contests stay readable
+            box.objects = [pn.Row(self._report, self._session_report), self._log, self._past]
+            self._show_reports()
         elif tab == "characters":
             self._roster = HTML(sizing_mode="stretch_width", css_classes=["raisus-roster"])
             box.objects = [self._roster]
@@ -160,6 +170,9 @@ class RoomPage(ComponentBase):
             set_objects(self._layout, [*self._layout.objects[:-1], self._tabs])
         if "room" in self._tab_children:
             self._export.label = self._t("dashboard.export")
+        if "log" in self._tab_children:
+            self._report.label = self._t("report.download_contest")
+            self._session_report.label = self._t("report.download_session")
         self._show_tab()
         self._show_header()
         self._roster_behind = True
@@ -181,6 +194,30 @@ class RoomPage(ComponentBase):
 
     def _on_roster(self, *_) -> None:
         self._schedule(self._show_roster)
+
+    def _on_reports(self, *_) -> None:
+        if "log" in self._tab_children:
+            self._schedule(self._show_reports)
+
+    def _show_reports(self) -> None:
+        """Offer the contest's report once it has ended, and the session's once any contest has."""
+        room = self.session.room
+        ended = room.contest is not None and room.contest.status == "ended"
+        if self._report.visible != ended:
+            self._report.visible = ended
+        if self._session_report.visible != (ended or bool(room.past_contests)):
+            self._session_report.visible = ended or bool(room.past_contests)
+
+    def _report_html(self, contest: str | None, lang: str) -> bytes:
+        """The report of one contest (its uid) or of the whole session, as this page's person may see it."""
+        return report(self.actions, lang, contest=contest).html().encode("utf-8")
+
+    def _contest_report_file(self):
+        contest = self.session.room.contest
+        return io.BytesIO(self._report_html(contest.uid if contest is not None else None, self.language))
+
+    def _session_report_file(self):
+        return io.BytesIO(self._report_html(None, self.language))
 
     def _show_header(self) -> None:
         room, actor = self.session.room, self.session.actor

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
+
 import panel as pn
+import param
 
 from .actions import Actions
-from ._base import HTML, ComponentBase, esc, set_options
+from ._base import HTML, ComponentBase, esc, set_options, style
 from .round_log import RoundLog
 
 _NONE = ""
@@ -19,11 +22,22 @@ class PastContests(ComponentBase):
     events stay in the room's log, so its log is rebuilt from them when asked for, on a copy that
     shares nothing with the room. Everything people typed is escaped.
 
+    With ``report`` set, the contest picked also gets a download of its report (a file made only
+    when the button is clicked; the button itself only once a contest is picked).
+
     Parameters
     ----------
     actions
         The adapter of the room whose closed contests are listed (nothing is sent through it).
+    report
+        ``report(contest_uid, lang) -> bytes``: the contest's report file (HTML), as this page's
+        person may see it; no download is offered when None.
     """
+
+    report = param.Callable(default=None, doc="""
+        Makes a closed contest's report file, ``report(contest_uid, lang) -> bytes`` (HTML). The
+        dashboard gives one (the layer that makes reports sits above the components); None offers
+        no download.""")
 
     def _build(self) -> None:
         self._title = HTML(margin=(0, 10))
@@ -31,7 +45,9 @@ class PastContests(ComponentBase):
         self._pick = pn.widgets.Select(options={}, width=320)
         self._pick.param.watch(lambda e: self._show_log(), "value")
         self._log_box = pn.Column(sizing_mode="stretch_width")
-        self._layout = pn.Column(self._title, self._list, self._pick, self._log_box, sizing_mode="stretch_width")
+        self._download: pn.widgets.FileDownload | None = None  # made when a contest is first picked
+        self._pick_row = pn.Row(self._pick, sizing_mode="stretch_width")
+        self._layout = pn.Column(self._title, self._list, self._pick_row, self._log_box, sizing_mode="stretch_width")
         self._shown_log: tuple[str, str] | None = None  # (contest uid, language) of the log shown
         self._log: RoundLog | None = None
 
@@ -50,6 +66,8 @@ class PastContests(ComponentBase):
     def _relabel(self) -> None:
         self._title.object = f"<h4>{esc(self._t('past.title'))}</h4>"
         self._pick.name = self._t("past.pick")
+        if self._download is not None:
+            self._download.label = self._t("report.download")
 
     def _refresh(self) -> None:
         t = self._t
@@ -75,8 +93,30 @@ class PastContests(ComponentBase):
                 f"({esc(t('past.rounds', n=summary['rounds']))})<br>{sides[0]} <i>vs</i> {sides[1]}<br>"
                 f"{esc(result)}{outcome}{f'<ul>{fates}</ul>' if fates else ''}</div>")
 
+    @property
+    def download(self) -> pn.widgets.FileDownload | None:
+        """The report download of the contest picked (None before one is picked, or without ``report``)."""
+        return self._download
+
+    def _offer_report(self, uid: str) -> None:
+        if self.report is None or not uid:
+            if self._download is not None:
+                self._download.visible = False
+            return
+        if self._download is None:
+            self._download = pn.widgets.FileDownload(callback=self._report_file, filename="raisus-report.html",
+                                                     label=self._t("report.download"), align="end",
+                                                     **style("light", outline=True))
+            self._pick_row.append(self._download)
+        self._download.visible = True
+
+    def _report_file(self):
+        """The picked contest's report, made now (the button's callback)."""
+        return io.BytesIO(self.report(self._pick.value, self.language))
+
     def _show_log(self) -> None:
         uid = self._pick.value
+        self._offer_report(uid)
         if not uid:
             self._shown_log, self._log = None, None
             self._log_box.objects = []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import panel as pn
 import param
 
@@ -12,6 +14,30 @@ from ._base import HTML, ComponentBase, esc
 #: The markup lists the entries oldest first (so a new one is appended and only it is sent) and the
 #: browser shows them newest first.
 _LOG_CSS = ".raisus-log { display: flex; flex-direction: column-reverse; }"
+
+
+class LogEntry(NamedTuple):
+    """One entry of a contest's record, in plain (unescaped) text.
+
+    Attributes
+    ----------
+    heading, details
+        What happened, in the component's language: a heading and its detail lines. A decided
+        round's details are, in this order: one line per unit saying what it rolls, one per roll
+        attempt (faces and totals), the winner, then what was lost.
+    who
+        Who gave the command ("" at a one-person table, and for undo entries).
+    state
+        "kept"; "undone" when an undo took it back; "undo" for the entry that says who undid what.
+    event
+        The contest's event described (the ``undone`` room event for an undo entry).
+    """
+
+    heading: str
+    details: list
+    who: str
+    state: str
+    event: dict
 
 
 class RoundLog(ComponentBase):
@@ -53,10 +79,17 @@ class RoundLog(ComponentBase):
     def _relabel(self) -> None:
         self._title.object = f"<h4>{esc(self._t('log.title'))}</h4>"
 
-    def _record(self) -> list[tuple[str, list[str], str, str]]:
+    def record(self) -> list[LogEntry]:
+        """The contest's whole record, oldest first, undone entries and undos included (see :class:`LogEntry`).
+
+        What the page shows, as data: a session report lays it out as a document.
+        """
+        return self._record()
+
+    def _record(self) -> list[LogEntry]:
         """The contest's record as the room's log keeps it, oldest first: append-only.
 
-        One ``(heading, details, who, state)`` per event the room wrote for this contest -- ``who``
+        One :class:`LogEntry` per event the room wrote for this contest -- ``who``
         is who gave the command ("" at a one-person table), ``state`` is "kept", or "undone" when an
         undo took it back -- and, where an undo was given, an entry that says who undid what (state
         "undo"). Undone entries stay.
@@ -81,11 +114,12 @@ class RoundLog(ComponentBase):
                 if described[e["seq"]] is not None:
                     heading, details = described[e["seq"]]
                     state = "undone" if e["cmd_id"] in undos else "kept"
-                    record.append((heading, details, self._who(e, room) if show_who else "", state))
+                    record.append(LogEntry(heading, details, self._who(e, room) if show_who else "", state,
+                                           e["event"]))
             elif e["type"] == "undone" and e["undone_cmd_id"] in commands:
                 first = commands[e["undone_cmd_id"]]
                 what = (described.get(first["seq"]) or (self._t("term.did.something"), []))[0]
-                record.append((self._t("log.undid", who=self._who(e, room), what=what), [], "", "undo"))
+                record.append(LogEntry(self._t("log.undid", who=self._who(e, room), what=what), [], "", "undo", e))
         self._described = (contest, self.language, described)
         return record
 
@@ -100,7 +134,7 @@ class RoundLog(ComponentBase):
 
         Undone events are not among them (the page shows them struck through, see :meth:`_record`).
         """
-        kept = [(heading, details) for heading, details, _, state in self._record() if state == "kept"]
+        kept = [(entry.heading, entry.details) for entry in self._record() if entry.state == "kept"]
         return kept[::-1][: self.max_entries]
 
     def _refresh(self) -> None:
@@ -112,7 +146,7 @@ class RoundLog(ComponentBase):
         if not self._first <= len(record) - self.max_entries <= self._first + self.max_entries // 10:
             self._first = max(0, len(record) - self.max_entries)
         self._body.object = "<div class=raisus-log>" + "".join(
-            self._entry_html(*entry) for entry in record[self._first:]) + "</div>"
+            self._entry_html(*entry[:4]) for entry in record[self._first:]) + "</div>"
 
     @staticmethod
     def _entry_html(heading: str, details: list[str], who: str = "", state: str = "kept") -> str:
