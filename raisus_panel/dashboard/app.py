@@ -18,7 +18,7 @@ from .lobby import Lobby
 from .reconnect import lang_class, watch_connection
 from .room_page import RoomPage
 from .settings import limits, query_param, store_url
-from .wire import send_utf8, short_errors
+from .wire import lean_serialisation, send_utf8, short_errors
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +72,7 @@ def create_app(registry: RoomRegistry | None = None):
     """Build one browser session's page (call it once per session, e.g. from ``panel serve``)."""
     send_utf8()  # Korean texts travel at half the size
     short_errors()  # a message the server cannot apply gets a refusal, not a traceback
+    lean_serialisation()  # a page's document costs less to send, byte for byte the same
     redact.install()  # link tokens never reach the log (``raisus serve`` does this before serving)
     registry = registry or get_registry(store_url(), limits=limits())
     serve_panel_css_locally(pn.state.curdoc)

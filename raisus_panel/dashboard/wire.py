@@ -9,6 +9,10 @@ which takes any JSON string, so nothing changes for the browser but the size.
 
 :func:`short_errors` makes the server's answer to a message it cannot apply a short refusal,
 without the Python traceback Bokeh would send back.
+
+:func:`lean_serialisation` makes Bokeh skip, when it serialises a model, the properties it is going
+to leave out anyway, instead of computing their values first: a page's first document costs about a
+quarter less CPU to make and send, with the same bytes on the wire.
 """
 
 from __future__ import annotations
@@ -69,3 +73,50 @@ def short_errors() -> None:
         warnings.warn(f"short_errors() was written for Bokeh {SHORT_ERRORS_FOR}, not {bokeh.__version__}: check "
                       "ServerConnection.error in bokeh/server/connection.py", RuntimeWarning, stacklevel=2)
     ServerConnection.error = _short_error
+
+
+# -- serialising only what is sent ----------------------------------------------------------------
+#: The Bokeh versions whose ``HasProps.query_properties_with_values`` this shim wraps.
+LEAN_SERIALISATION_FOR = ("3.9",)
+
+_original_query = None
+
+
+def _lean_query(self, query, *, include_defaults: bool = True, include_undefined: bool = False):
+    if include_defaults:
+        return _original_query(self, query, include_defaults=True, include_undefined=include_undefined)
+    # the keys upstream keeps when defaults are left out; asked first, so no other value is computed
+    sent = self._property_values.keys() | self._unstable_default_values.keys()
+    themed = self.themed_values()
+    if themed:
+        sent = sent | themed.keys()
+    return _original_query(self, lambda descriptor: descriptor.name in sent and query(descriptor),
+                           include_defaults=False, include_undefined=include_undefined)
+
+
+def lean_serialisation() -> None:
+    """Serialise a Bokeh model's set and unstable-default properties without computing the others
+    (idempotent, process-wide).
+
+    ``HasProps.query_properties_with_values(include_defaults=False)`` -- what every model goes through
+    when a document or a patch is serialised -- works out the value of *every* property, defaults
+    included, and only then drops those neither set nor holding an unstable default (its own TODO
+    says so). Working out a default is the slowest step of Bokeh's property system: on a room page of
+    about 140 models it was a quarter of the time to build and send the page. The shim asks the same
+    question (which keys are set, hold unstable defaults or are themed) before any value is computed,
+    through the method's own ``query`` predicate, so the result is the same dict in the same order
+    (``tests/room_served/test_lean_serialisation.py`` compares whole documents).
+    """
+    global _original_query
+    import bokeh
+    from bokeh.core.has_props import HasProps
+
+    if not bokeh.__version__.startswith(LEAN_SERIALISATION_FOR):
+        warnings.warn(f"lean_serialisation() was written for Bokeh {LEAN_SERIALISATION_FOR}, not {bokeh.__version__}: "
+                      "check HasProps.query_properties_with_values in bokeh/core/has_props.py", RuntimeWarning,
+                      stacklevel=2)
+        return
+    if HasProps.query_properties_with_values is _lean_query:
+        return
+    _original_query = HasProps.query_properties_with_values
+    HasProps.query_properties_with_values = _lean_query
