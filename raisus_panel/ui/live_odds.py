@@ -208,6 +208,8 @@ class LiveOdds(ComponentBase):
         if self._stale or contest is not self._built_for or not grown:
             self._rebuild(contest, history)
             return
+        if contest is None:  # still no contest (the room changed otherwise): nothing to draw
+            return
         points = trail(contest, contest_chances)
         data = self.source.data
         # a point's odds are final once the next point exists; until then (an approval, or changes

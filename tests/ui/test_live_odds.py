@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import math
 
 import pytest
@@ -10,7 +11,7 @@ from bokeh.models import HoverTool, Legend, Line, Step
 from raisus_panel.rules import Character, CharacterTeam, Contest, RulesProfile, ScriptedDice, odds
 from raisus_panel.ui import Actions, LiveOdds, contest_chances
 
-from .conftest import duel, free_trio_vs_ogre, team_vs_ogre
+from .conftest import duel, free_trio_vs_ogre, room_for_two, team_vs_ogre
 
 
 def test_odds_after_every_round():
@@ -179,3 +180,14 @@ def test_the_key_is_under_the_odds_plot():
     assert live.__panel__().objects == [live._text, live._pane, live._key]
     assert "대결 승리" in live._key.object and "다음 라운드 승리" in live._key.object
     assert 'stroke-dasharray="5,3"' in live._key.object  # the next round's chance: dashed, as its line
+
+
+def test_a_room_without_a_contest_changes_without_drawing_anything(caplog):
+    gm, ann, olaf, spy = room_for_two()
+    actions = Actions(gm)
+    live = LiveOdds(actions=actions, lang="en")
+    source = live.source
+    actions.act("save_character", data={"name": "Bard", "cliches": [{"name": "Bard", "rating": 2}]})  # a new seq
+    assert live.chances.mode == "none" and live.source is source and source.data["x"] == []
+    assert "No contest yet" in live._text.object
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]  # the refresh did not fail
