@@ -258,7 +258,7 @@ class LiveOdds(ComponentBase):
         t = self._t
         fig = figure(height=self.height, sizing_mode="stretch_width", tools="pan,wheel_zoom,reset,save",
                      title=t("odds.chart_title"), x_axis_label=t("chart.round"), y_axis_label=t("odds.axis"))
-        fig.y_range.start, fig.y_range.end = 0, 1
+        fig.y_range.start, fig.y_range.end = -0.04, 1.04  # dots at 0% and 100% show whole
         fig.yaxis.formatter = NumeralTickFormatter(format="0%")
         view = CDSView()  # glyphs added directly, on one view: fewer models on every served page
         color = SIDE_COLORS[0]  # side A's chances

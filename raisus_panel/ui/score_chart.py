@@ -217,7 +217,7 @@ class ScoreChart(ComponentBase):
         fig = figure(height=self.height, sizing_mode="stretch_width", tools="pan,wheel_zoom,reset,save",
                      title=contest.name if contest is not None else t("chart.no_contest"),
                      x_axis_label=t("chart.round"), y_axis_label=t("chart.score"))
-        fig.y_range.start = 0
+        fig.y_range.start = -0.4  # a little below 0: a defeated line and its markers show whole
         labels = contest.series if contest is not None else {}
         # glyphs added directly (no selection/muted copies made in Python) on one shared view, and a
         # single hover for every series: a served page carries each of these models per session
