@@ -13,6 +13,7 @@ in this process shares one replay, so a hundred spectators cost one per change.
 
 from __future__ import annotations
 
+import logging
 import threading
 import weakref
 from dataclasses import dataclass
@@ -29,13 +30,14 @@ class TrailPoint:
     ----------
     event
         The event that made the point (``contest_started`` for the first one; before the first
-        roll, setup changes rewrite the first point and it keeps its start).
+        roll, setup changes rewrite the first point and it keeps its start); None if the log could
+        not be replayed.
     chances
         What ``rate`` said about the contest from this point until the next one (the last point:
         now), or None when no rating was asked for.
     """
 
-    event: dict
+    event: dict | None
     chances: object = None
 
 
@@ -54,6 +56,8 @@ class _Replay:
         self.events = None  # the contest's event list the points were made for
         self.points: list[TrailPoint] = []
 
+
+log = logging.getLogger(__name__)
 
 _replays: "weakref.WeakKeyDictionary[object, _Replay]" = weakref.WeakKeyDictionary()
 _replays_lock = threading.Lock()
@@ -81,7 +85,13 @@ def trail(contest, rate: Callable | None = None) -> tuple[TrailPoint, ...]:
             replay.rate = rate
             replay.reset()  # the points so far have no chances: replay with them
         if replay.events is not events:
-            _advance(replay, events, contest, replay.rate)
+            try:
+                _advance(replay, events, contest, replay.rate)
+            except Exception:  # pragma: no cover - the contest replayed this log itself, so can a copy
+                log.exception("the chart trail of contest %s could not be replayed", contest.uid)
+                replay.reset()
+                now = replay.rate(contest) if replay.rate is not None else None
+                return tuple(TrailPoint(None, now) for _ in contest.history)  # today's odds, no markers
         return tuple(replay.points)
 
 
