@@ -45,7 +45,8 @@ def charts_server():
 @pytest.mark.parametrize("size", list(WIDTHS))
 def test_keys_sit_under_full_width_plots_and_markers_on_their_lines(browser, charts_server, lang, size):
     width = WIDTHS[size]
-    context = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=2 if size == "phone" else 1)
+    context = browser.new_context(viewport={"width": width, "height": 900},
+                                  device_scale_factor=2 if size == "phone" else 1)
     try:
         page = context.new_page()
         page.set_default_timeout(20_000)
@@ -54,7 +55,8 @@ def test_keys_sit_under_full_width_plots_and_markers_on_their_lines(browser, cha
             page.locator(f".raisus-test-{name} canvas").first.wait_for(state="attached")
             page.locator(f".raisus-test-{name} .raisus-key").wait_for()
         page.wait_for_timeout(500)  # Bokeh lays the figures out after the canvases exist
-        scroll, client = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        scroll, client = page.evaluate(
+            "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
         assert scroll <= client, f"{size} {lang}: the page scrolls sideways ({scroll} > {client})"
         for name in ("chart", "odds"):
             chart = page.locator(f".raisus-test-{name}").bounding_box()
