@@ -224,7 +224,7 @@ class LiveOdds(ComponentBase):
         patches = {k: v for k, v in patches.items() if v}
         if patches:
             self._pane.patch("odds", patches)
-        names = d.names(contest)
+        names = d.names(contest) if len(history) > self._n else {}
         for i in range(self._n, len(history)):
             self._pane.stream("odds", self._row(history[i], points[i] if i < len(points) else None, names))
         if patches or len(history) > self._n:
