@@ -6,7 +6,8 @@ Components show the state of the rules models and turn clicks into commands thro
 room -- the same path either way. They never change game state themselves.
 
 For charts of your own (a notebook's plot of odds or scores), :func:`apply_fonts` draws every text of
-a Bokeh figure in :data:`CJK_FONT`, a font stack that can show Korean, as the components' charts do.
+a Bokeh figure in :data:`CJK_FONT`, a font stack that can show Korean, as the components' charts do;
+:func:`unit_colors` and :func:`side_color` give the colours the components draw each unit and side in.
 
 Examples
 --------
@@ -22,7 +23,7 @@ Examples
 """
 
 from .action_check import ActionCheckPanel
-from ._charts import CJK_FONT, apply_fonts
+from ._charts import CJK_FONT, apply_fonts, side_color, unit_colors
 from .actions import Actions
 from .character_sheet import CharacterSheet
 from .contest_table import ContestTable
@@ -36,5 +37,5 @@ from .team_builder import TeamBuilder
 __all__ = [
     "ActionCheckPanel", "Actions", "CJK_FONT", "Chances", "CharacterSheet", "ContestTable",
     "ContestView", "LiveOdds", "PastContests", "RoundLog", "ScoreChart", "TeamBuilder",
-    "apply_fonts", "contest_chances",
+    "apply_fonts", "contest_chances", "side_color", "unit_colors",
 ]

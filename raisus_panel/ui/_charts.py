@@ -1,8 +1,9 @@
-"""Bokeh helpers shared by the charts: fonts that can show Korean, colours, a figure per document,
-notebook pushes."""
+"""Bokeh helpers shared by the charts: fonts that can show Korean, a colour per side and unit, axes
+that read in rounds and whole dice, a key below the plot, a figure per document, notebook pushes."""
 
 from __future__ import annotations
 
+import html
 import weakref
 from typing import Callable
 
@@ -16,6 +17,21 @@ CJK_FONT = ("'Noto Sans CJK KR', 'Noto Sans KR', 'Source Han Sans KR', 'Apple SD
             "'Malgun Gothic', 'NanumGothic', sans-serif")
 
 PALETTE = Category10_10
+
+#: Colours of each side's units, in the order the units stand in the contest's start: side A cool
+#: (blues, greens, purple), side B warm (vermillion, orange, pinks, brown), so the sides stay apart
+#: even where the units' own colours are hard to tell apart. Mostly the Okabe-Ito and Tol palettes,
+#: chosen to stay distinct with the common colour-vision deficiencies.
+SIDE_PALETTES = (
+    ("#0072B2", "#009E73", "#56B4E9", "#332288", "#44AA99", "#88CCEE"),
+    ("#D55E00", "#E69F00", "#CC79A7", "#882255", "#AA4499", "#997700"),
+)
+
+#: A side's own colour (a team's, the side's key): its first unit's colour.
+SIDE_COLORS = tuple(palette[0] for palette in SIDE_PALETTES)
+
+#: How a side's lines are drawn, so that colour is never the only thing telling the sides apart.
+SIDE_DASHES = ("solid", "dashed")
 
 
 def apply_fonts(fig):
@@ -72,6 +88,138 @@ def round_axis(fig) -> None:
     # an invisible point at rounds 0 and 1: the range always spans them, with no update on every stream
     fig.add_glyph(ColumnDataSource(data={"x": [0, 1], "y": [0, 0]}),
                   Scatter(x="x", y="y", fill_alpha=0, line_alpha=0))
+
+
+def dice_axis(fig) -> None:
+    """Make the y axis of a figure of scores read in whole dice: ticks on 0, 1, 2... (or 0, 5, 10... as
+    the scores grow), never on half a die, and no minor ticks between dice."""
+    fig.yaxis.ticker = AdaptiveTicker(base=10, mantissas=[1, 2, 5], min_interval=1, num_minor_ticks=0,
+                                     desired_num_ticks=6)
+
+
+def side_color(side: int) -> str:
+    """The colour of side 0 (A) or 1 (B)."""
+    return SIDE_COLORS[side]
+
+
+def unit_colors(contest) -> dict[str, str]:
+    """A stable colour for every unit of a contest: character, grunt mob and team uid -> ``"#rrggbb"``.
+
+    Made from the contest's start (its first event): each side's characters, team members included,
+    take their side's palette (:data:`SIDE_PALETTES`) in the order they stand there, so a unit has the
+    same colour on every page, in every language and after a reload or an undo. A team formed later
+    takes its side's colour (:data:`SIDE_COLORS`); its members keep theirs. A side with more units
+    than colours starts its palette again: names and line styles still tell them apart.
+
+    Parameters
+    ----------
+    contest
+        A :class:`~raisus_panel.rules.Contest` (None gives an empty mapping).
+
+    Examples
+    --------
+    >>> from raisus_panel.rules import Character, Contest
+    >>> viking, pirate = Character("Viking", {"Viking": 4}), Character("Pirate", {"Pirate": 3})
+    >>> colors = unit_colors(Contest("Brawl", viking, pirate))
+    >>> colors[viking.uid] == SIDE_PALETTES[0][0] and colors[pirate.uid] == SIDE_PALETTES[1][0]
+    True
+    """
+    if contest is None or not contest.events:
+        return {}
+    start = contest.events[0]
+    teams = {data["uid"]: data for data in start.get("teams", [])}
+    out: dict[str, str] = {}
+    for side, uids in enumerate(start.get("sides", [])):
+        palette = SIDE_PALETTES[side % 2]
+        members = []
+        for uid in uids:
+            if uid in teams:
+                out[uid] = SIDE_COLORS[side % 2]
+                members += [m["character"] for m in teams[uid]["members"]]
+            else:
+                members.append(uid)
+        for i, uid in enumerate(members):
+            out.setdefault(uid, palette[i % len(palette)])
+    for e in contest.events:
+        if e["type"] == "team_formed":
+            out.setdefault(e["team"]["uid"], SIDE_COLORS[e["side"] % 2])
+    return out
+
+
+def series_styles(contest) -> dict[str, tuple[str, str, str]]:
+    """``(colour, dash, dot fill)`` of every chart series of a contest (``contest.series`` keys
+    ``"<character uid>:<cliché>"``).
+
+    A series has its character's colour (:func:`unit_colors`) and its side's dash (:data:`SIDE_DASHES`);
+    its dots are filled in that colour for the character's first cliché in the chart and white
+    (hollow) for the others, so two clichés of one character differ by more than their labels.
+    """
+    if contest is None:
+        return {}
+    colors = unit_colors(contest)
+    start = contest.events[0] if contest.events else {}
+    teams = {data["uid"]: data for data in start.get("teams", [])}
+    sides = {}
+    for side, uids in enumerate(start.get("sides", [])):
+        for uid in uids:
+            sides[uid] = side
+            for m in teams.get(uid, {}).get("members", []):
+                sides[m["character"]] = side
+    out, seen = {}, set()
+    for i, key in enumerate(contest.series):
+        uid = key.split(":", 1)[0]
+        color = colors.get(uid, PALETTE[i % len(PALETTE)])
+        out[key] = (color, SIDE_DASHES[sides.get(uid, 0) % 2], "white" if uid in seen else color)
+        seen.add(uid)
+    return out
+
+
+# -- the key under a chart ----------------------------------------------------------------------
+#: SVG shapes (14 x 14) of the markers a chart uses, for its key: Bokeh marker name -> SVG elements.
+_SHAPES = {
+    "circle": '<circle cx="7" cy="7" r="4"/>',
+    "triangle": '<polygon points="7,1.5 12.5,12 1.5,12"/>',
+    "inverted_triangle": '<polygon points="1.5,2 12.5,2 7,12.5"/>',
+    "square": '<rect x="2" y="2" width="10" height="10"/>',
+    "diamond": '<polygon points="7,1 13,7 7,13 1,7"/>',
+    "star": '<polygon points="7,1 8.8,5.2 13.2,5.4 9.8,8.2 10.9,12.6 7,10.2 3.1,12.6 4.2,8.2 0.8,5.4 5.2,5.2"/>',
+    "x": '<path d="M2.5,2.5 L11.5,11.5 M11.5,2.5 L2.5,11.5" stroke-width="2.2"/>',
+    "circle_dot": '<circle cx="7" cy="7" r="5.5"/><circle cx="7" cy="7" r="1.4" fill="#222"/>',
+}
+
+#: The key's look, as inline styles (a style sheet would be one more model on every page): items wrap
+#: onto more lines on a narrow page, so the plot keeps its whole width on a phone too.
+_KEY_STYLE = (f"display:flex;flex-wrap:wrap;gap:2px 14px;margin:0 4px 0 40px;font-size:13px;"
+              f"font-family:{html.escape(CJK_FONT, quote=True)}")
+_ITEM_STYLE = "display:inline-flex;align-items:center;gap:5px;max-width:100%;overflow-wrap:anywhere"
+
+
+def key_line(color: str, dash: str = "solid", fill: str | None = None, marker: str | None = "circle") -> str:
+    """A key swatch (SVG) of a line of ``color`` drawn ``dash``, with a ``marker`` dot (None: none)
+    filled with ``fill`` (default: ``color``)."""
+    pattern = ' stroke-dasharray="5,3"' if dash == "dashed" else ""
+    dot = _SHAPES[marker] if marker else ""
+    return (f'<svg width="26" height="14" viewBox="0 0 26 14" style="flex:none" aria-hidden="true">'
+            f'<line x1="1" y1="7" x2="25" y2="7" stroke="{color}" stroke-width="2.5"{pattern}/>'
+            f'<g transform="translate(6,0)" fill="{fill or color}" stroke="{color}" stroke-width="1.5">{dot}</g>'
+            f'</svg>')
+
+
+def key_marker(marker: str) -> str:
+    """A key swatch (SVG) of an event marker: its shape, white with a dark outline, as on the chart."""
+    return (f'<svg width="14" height="14" viewBox="0 0 14 14" style="flex:none" aria-hidden="true">'
+            f'<g fill="white" stroke="#222" stroke-width="1.5">{_SHAPES[marker]}</g></svg>')
+
+
+def key_html(items: list[tuple[str, str]], label: str = "") -> str:
+    """A chart's key as HTML: ``items`` are ``(swatch SVG, text)``; texts are escaped here.
+
+    ``label`` names the key for screen readers (the swatches themselves are hidden from them).
+    """
+    aria = f' role="list" aria-label="{html.escape(label, quote=True)}"' if label else ' role="list"'
+    body = "".join(f'<span role="listitem" style="{_ITEM_STYLE}">{swatch}{html.escape(text)}</span>'
+                   for swatch, text in items)
+    return f'<div class="raisus-key" style="{_KEY_STYLE}"{aria}>{body}</div>'
 
 
 def push(pane) -> None:

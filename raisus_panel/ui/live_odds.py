@@ -7,15 +7,16 @@ from dataclasses import dataclass, field
 
 import panel as pn
 import param
-from bokeh.models import CDSView, ColumnDataSource, HoverTool, Legend, Line, NumeralTickFormatter, Scatter
+from bokeh.models import CDSView, ColumnDataSource, HoverTool, NumeralTickFormatter, Scatter, Step
 from bokeh.plotting import figure
 
 from raisus_panel.rules import CharacterTeam, RuleError, odds
 
 from . import _derive as d
 from ._base import HTML, ComponentBase, esc, percent
-from ._charts import PALETTE, FigurePane, apply_fonts, round_axis
+from ._charts import SIDE_COLORS, FigurePane, apply_fonts, key_html, key_line, round_axis
 from ._shared import contest_state, once_per_change
+from ._trail import point_words, trail
 
 
 @dataclass(frozen=True)
@@ -125,10 +126,15 @@ class LiveOdds(ComponentBase):
     The numbers come from :mod:`raisus_panel.rules.odds` (exact counts, no simulation) and respect
     team bonus dice, a pending revenge bonus and the 3-point damage of an inappropriate win. With
     several units on a side, the chance of each possible exchange is listed instead. A small chart
-    draws both chances over the rounds, beside the score chart: one row is streamed into
-    :attr:`source` per new history point (the last row is patched when the odds change without a
-    new point, e.g. after an approval); served, changes from elsewhere are applied on this session's
-    document. Shown in several notebook outputs, each output gets a chart of its own.
+    draws both chances over the rounds, beside the score chart, as steps: a chance holds from the
+    point it was rated at until the next one, so a between-round event (a volunteer, a switch) shows
+    as a step where it happened, not as a spike between rounds. Each point is rated as the contest
+    stood then (:mod:`raisus_panel.ui._trail`), so a page opened late draws the same line as one
+    that watched every round. One row is streamed into :attr:`source` per new history point (a row
+    is patched when its odds change without a new point, e.g. after an approval); served, changes
+    from elsewhere are applied on this session's document. The key sits under the plot; hovering a
+    point says what happened there. Shown in several notebook outputs, each output gets a chart of
+    its own.
 
     Parameters
     ----------
@@ -151,8 +157,9 @@ class LiveOdds(ComponentBase):
         self._built_for = None
         self._text = HTML(sizing_mode="stretch_width")
         self._pane = FigurePane(self._draw, sizing_mode="stretch_width", height=self.height)
+        self._key = HTML(sizing_mode="stretch_width", margin=(0, 5, 5, 5))
         self.param.watch(lambda e: setattr(self._pane, "height", e.new), "height")
-        self._layout = pn.Column(self._text, self._pane, sizing_mode="stretch_width")
+        self._layout = pn.Column(self._text, self._pane, self._key, sizing_mode="stretch_width")
 
     def __panel__(self):
         return self._layout
@@ -162,20 +169,28 @@ class LiveOdds(ComponentBase):
 
     @property
     def source(self) -> ColumnDataSource:
-        """The chart's data: ``x``, ``round``, ``p_win`` and ``p_next`` (NaN where unknown)."""
+        """The chart's data: ``x``, ``round``, ``p_win`` and ``p_next`` (NaN where unknown) and
+        ``what`` (what happened at the point, in words)."""
         return self._pane.sources["odds"]
 
     @staticmethod
     def _empty() -> dict:
-        return {"x": [], "round": [], "p_win": [], "p_next": []}
+        return {"x": [], "round": [], "p_win": [], "p_next": [], "what": []}
 
     @staticmethod
     def _value(p) -> float:
         return math.nan if p is None else float(p)
 
-    def _row(self, point: dict, chances: Chances) -> dict:
-        return {"x": [float(point["x"])], "round": [point["round"]], "p_win": [self._value(chances.p_win)],
-                "p_next": [self._value(chances.p_next)]}
+    def _values(self, chances) -> tuple[float, float]:
+        chances = chances if chances is not None else Chances("none")
+        return self._value(chances.p_win), self._value(chances.p_next)
+
+    def _row(self, point: dict, at, names: dict) -> dict:
+        """The row of a history point; ``at`` is its :class:`~raisus_panel.ui._trail.TrailPoint`."""
+        p_win, p_next = self._values(at.chances if at is not None else None)
+        event = at.event if at is not None else None
+        return {"x": [float(point["x"])], "round": [point["round"]], "p_win": [p_win], "p_next": [p_next],
+                "what": [point_words(point, event, names, self._t)]}
 
     # -- sync -------------------------------------------------------------------------------------
     def _relabel(self) -> None:
@@ -191,39 +206,48 @@ class LiveOdds(ComponentBase):
         history = contest.history if contest is not None else []
         grown = len(history) >= self._n and (self._n == 0 or history[self._n - 1] == self._last)
         if self._stale or contest is not self._built_for or not grown:
-            self._rebuild(contest, history, chances)
+            self._rebuild(contest, history)
             return
-        if len(history) > self._n:
-            for point in history[self._n:]:
-                self._pane.stream("odds", self._row(point, chances))
+        if contest is None:  # still no contest (the room changed otherwise): nothing to draw
+            return
+        points = trail(contest, contest_chances)
+        data = self.source.data
+        # a point's odds are final once the next point exists; until then (an approval, or changes
+        # shown in one batch) the last row follows them
+        patches = {"p_win": [], "p_next": []}
+        for i in range(max(self._n - 1, 0), min(self._n, len(points))):
+            new = self._values(points[i].chances)
+            for col, value in zip(("p_win", "p_next"), new):
+                old = data[col][i]
+                if not (old == value or (math.isnan(old) and math.isnan(value))):
+                    patches[col].append((i, value))
+        patches = {k: v for k, v in patches.items() if v}
+        if patches:
+            self._pane.patch("odds", patches)
+        names = d.names(contest) if len(history) > self._n else {}
+        for i in range(self._n, len(history)):
+            self._pane.stream("odds", self._row(history[i], points[i] if i < len(points) else None, names))
+        if patches or len(history) > self._n:
             self._n, self._last = len(history), history[-1]
             self._pane.push()
-        elif self._n:
-            data = self.source.data
-            last = len(data["x"]) - 1
-            new = (self._value(chances.p_win), self._value(chances.p_next))
-            old = (data["p_win"][last], data["p_next"][last])
-            if not all(a == b or (math.isnan(a) and math.isnan(b)) for a, b in zip(new, old)):
-                self._pane.patch("odds", {"p_win": [(last, new[0])], "p_next": [(last, new[1])]})
-                self._pane.push()
 
-    def _rebuild(self, contest, history, chances) -> None:
-        """Keep the rows of the points still in the history; rate the rest now."""
+    def _rebuild(self, contest, history) -> None:
+        """Draw the chart anew from the whole trail (every point rated as it stood)."""
         self._stale = False
-        kept = 0
-        old = self._pane.sources["odds"].data if self._pane.sources else self._empty()
-        if contest is self._built_for:
-            kept = min(len(history), self._n, len(old["x"]))
-            if history and kept and history[kept - 1] != self._last and kept == self._n:
-                kept -= 1
-        data = {k: list(old[k][:kept]) for k in self._empty()}
-        for point in history[kept:]:
-            for k, v in self._row(point, chances).items():
+        points = trail(contest, contest_chances) if contest is not None else ()
+        names = d.names(contest) if contest is not None else {}
+        data = self._empty()
+        for i, point in enumerate(history):
+            for k, v in self._row(point, points[i] if i < len(points) else None, names).items():
                 data[k].extend(v)
         self._built_for = contest
         self._n = len(history)
         self._last = history[-1] if history else None
         self._pane.draw({"odds": data})
+        t = self._t
+        self._key.object = key_html([(key_line(SIDE_COLORS[0]), t("odds.p_win_short")),
+                                     (key_line(SIDE_COLORS[0], "dashed", marker=None), t("odds.p_next_short"))],
+                                    label=t("odds.chart_title"))
 
     def _draw(self, columns):
         """A figure over a new source holding ``columns`` (for :class:`FigurePane`)."""
@@ -234,19 +258,19 @@ class LiveOdds(ComponentBase):
         t = self._t
         fig = figure(height=self.height, sizing_mode="stretch_width", tools="pan,wheel_zoom,reset,save",
                      title=t("odds.chart_title"), x_axis_label=t("chart.round"), y_axis_label=t("odds.axis"))
-        fig.y_range.start, fig.y_range.end = 0, 1
+        fig.y_range.start, fig.y_range.end = -0.04, 1.04  # dots at 0% and 100% show whole
         fig.yaxis.formatter = NumeralTickFormatter(format="0%")
         view = CDSView()  # glyphs added directly, on one view: fewer models on every served page
-        win = fig.add_glyph(source, Line(x="x", y="p_win", line_width=2, line_color=PALETTE[0]), view=view)
-        nxt = fig.add_glyph(source, Line(x="x", y="p_next", line_width=2, line_dash="dashed",
-                                               line_color=PALETTE[1]), view=view)
-        dots = fig.add_glyph(source, Scatter(x="x", y="p_win", size=6, fill_color=PALETTE[0],
-                                                   line_color=PALETTE[0]), view=view)
+        color = SIDE_COLORS[0]  # side A's chances
+        # steps: a chance holds from the point it was rated at until the next point
+        fig.add_glyph(source, Step(x="x", y="p_win", mode="after", line_width=2, line_color=color), view=view)
+        fig.add_glyph(source, Step(x="x", y="p_next", mode="after", line_width=2, line_dash="dashed",
+                                   line_color=color, line_alpha=0.7), view=view)
+        dots = fig.add_glyph(source, Scatter(x="x", y="p_win", size=6, fill_color=color, line_color=color),
+                             view=view)
         fig.add_tools(HoverTool(renderers=[dots], tooltips=[
-            (t("chart.round"), "@round"), (t("odds.p_win_short"), "@p_win{0.0%}"),
+            (t("chart.round"), "@round"), (t("chart.event"), "@what"), (t("odds.p_win_short"), "@p_win{0.0%}"),
             (t("odds.p_next_short"), "@p_next{0.0%}")]))
-        fig.add_layout(Legend(items=[(t("odds.p_win_short"), [win, dots]), (t("odds.p_next_short"), [nxt])],
-                              location="top_left", click_policy="hide"))
         round_axis(fig)
         apply_fonts(fig)
         return fig

@@ -6,14 +6,16 @@ import math
 
 import panel as pn
 import param
-from bokeh.models import CDSView, ColumnDataSource, HoverTool, Legend, Scatter, Step
+from bokeh.models import CDSView, ColumnDataSource, HoverTool, Scatter, Step
 from bokeh.plotting import figure
 
 from . import _derive as d
-from ._base import ComponentBase
-from ._charts import PALETTE, FigurePane, apply_fonts, round_axis
+from ._base import HTML, ComponentBase
+from ._charts import (FigurePane, apply_fonts, dice_axis, key_html, key_line, key_marker, round_axis,
+                      series_styles)
+from ._trail import marked_series, point_words, trail
 
-#: Between-round events that get a marker, and its shape.
+#: Between-round events that get a marker, and its shape (shown in the chart's key).
 MARKERS = {
     "volunteered": "triangle", "team_disbanded": "x", "dropped_out": "inverted_triangle",
     "team_formed": "square", "recovered": "star", "loss_assigned": "diamond", "cliche_chosen": "circle_dot",
@@ -37,11 +39,17 @@ class ScoreChart(ComponentBase):
 
     One row is streamed into :attr:`source` per new history point (``ColumnDataSource.stream``): one
     per decided round or exchange and one per between-round event, which also gets a marker
-    (volunteer, disband, drop out, re-form, recovery). The figure is rebuilt only when the history
-    shrinks (undo), a new series appears, the contest is replaced or the language changes. Hovering a
-    point shows its round, score and dice faces. Served, changes from other sessions or threads are
-    applied on this session's own document (next tick); the watchers go when the session ends. Shown
-    in several notebook outputs, each output gets a figure of its own, kept up to date alike.
+    (volunteer, disband, drop out, re-form, recovery, cliché switch) on the line of each cliché it
+    changed, at that cliché's new score. The figure is rebuilt only when the history shrinks (undo),
+    a new series appears, the contest is replaced or the language changes. Hovering a point says what
+    happened there in words, with its round, score and dice faces.
+
+    Each unit has its colour (:func:`~raisus_panel.ui._charts.unit_colors`: the same on every page);
+    side B's lines are dashed, so the sides differ by more than colour. The key under the plot names
+    every line and every marker shape shown; it wraps on a narrow page, so the plot keeps its width.
+    The y axis reads in whole dice. Served, changes from other sessions or threads are applied on this
+    session's own document (next tick); the watchers go when the session ends. Shown in several
+    notebook outputs, each output gets a figure of its own, kept up to date alike.
 
     Parameters
     ----------
@@ -60,11 +68,16 @@ class ScoreChart(ComponentBase):
         self._last = None
         self._stale = True
         self._built_for = None
+        self._kinds: list[str] = []  # marker kinds in the chart, for the key
+        self._styles: dict[str, tuple[str, str, str]] = {}  # series key -> (colour, dash, dot fill)
+        self._names: dict[str, str] = {}
         self._pane = FigurePane(self._draw, sizing_mode="stretch_width", height=self.height)
+        self._key = HTML(sizing_mode="stretch_width", margin=(0, 5, 5, 5))
         self.param.watch(lambda e: setattr(self._pane, "height", e.new), "height")
+        self._layout = pn.Column(self._pane, self._key, sizing_mode="stretch_width")
 
     def __panel__(self):
-        return self._pane
+        return self._layout
 
     def _contest_params(self) -> list[str]:
         return ["history", "series"]
@@ -76,7 +89,9 @@ class ScoreChart(ComponentBase):
 
     @property
     def events_source(self) -> ColumnDataSource:
-        """The data of the between-round markers: ``x``, ``y``, ``round``, ``event``, ``marker``."""
+        """The data of the between-round markers: ``x``, ``y`` (the score of the line it sits on),
+        ``round``, ``event`` (its kind in words), ``marker`` (shape), ``series`` (the line's label),
+        ``what`` (what happened, in words) and ``color`` (the line's)."""
         return self._pane.sources["events"]
 
     @property
@@ -91,40 +106,52 @@ class ScoreChart(ComponentBase):
     # -- rows -------------------------------------------------------------------------------------
     @staticmethod
     def _empty_events() -> dict:
-        return {"x": [], "y": [], "round": [], "event": [], "marker": []}
+        return {"x": [], "y": [], "round": [], "event": [], "marker": [], "series": [], "what": [], "color": []}
 
     def _event_label(self, kind: str) -> str:
         return self._t(f"event.{kind}")
 
-    def _row(self, point: dict) -> dict:
+    def _what(self, index: int, history: list[dict], points) -> str:
+        event = points[index].event if index < len(points) else None
+        return point_words(history[index], event, self._names, self._t)
+
+    def _row(self, index: int, history: list[dict], points) -> dict:
+        point = history[index]
         row = {"x": [float(point["x"])], "round": [point["round"]],
-               "event": [self._event_label(point["kind"])], "faces": [faces_text(point, self._t)]}
+               "event": [self._event_label(point["kind"])], "what": [self._what(index, history, points)],
+               "faces": [faces_text(point, self._t)]}
         for key, col in self.columns().items():
             # NaN before a series came into play: the line starts where the cliché was first used
             row[col] = [point["scores"].get(key, math.nan)]
         return row
 
-    def _marker_rows(self, index: int, history: list[dict], contest) -> dict:
+    def _marker_rows(self, index: int, history: list[dict], points, contest) -> dict:
         point = history[index]
         rows = self._empty_events()
         if point["kind"] not in MARKERS:
             return rows
-        prev = history[index - 1]["scores"] if index else {}
-        keys = [k for k, v in point["scores"].items() if prev.get(k) != v]
-        if not keys:
-            who = set(filter(None, [point.get("member")])) | set(point.get("characters", []))
-            if point.get("team"):
-                team = d.teams_by_uid(contest).get(point["team"], {})
-                who |= {m["character"] for m in team.get("members", [])}
-            keys = [k for k in point["scores"] if k.split(":", 1)[0] in who]
-        ys = [point["scores"][k] for k in keys] or [0]
-        for y in ys:
+        event = points[index].event if index < len(points) else None
+        keys = marked_series(point, event, d.teams_by_uid(contest))
+        labels, styles = contest.series, self._styles
+        for key in keys:  # none: no marker, rather than one on no line
             rows["x"].append(float(point["x"]))
-            rows["y"].append(y)
+            rows["y"].append(point["scores"][key])
             rows["round"].append(point["round"])
             rows["event"].append(self._event_label(point["kind"]))
             rows["marker"].append(MARKERS[point["kind"]])
+            rows["series"].append(labels.get(key, key))
+            rows["what"].append(self._what(index, history, points))
+            rows["color"].append(styles[key][0] if key in styles else "#222")
         return rows
+
+    def _show_key(self, contest) -> None:
+        """Name every line and every marker shape the chart shows, under the plot."""
+        labels = contest.series if contest is not None else {}
+        items = [(key_line(*self._styles[key]), labels[key]) for key in self._keys]
+        items += [(key_marker(MARKERS[kind]), self._event_label(kind)) for kind in MARKERS if kind in self._kinds]
+        text = key_html(items, label=self._t("chart.series")) if items else ""
+        if self._key.object != text:
+            self._key.object = text
 
     # -- sync -------------------------------------------------------------------------------------
     def _relabel(self) -> None:
@@ -141,13 +168,18 @@ class ScoreChart(ComponentBase):
             self._stream(contest, history)
 
     def _stream(self, contest, history) -> None:
+        points = trail(contest)
+        self._names = d.names(contest)
         for i in range(self._n, len(history)):
-            self._pane.stream("lines", self._row(history[i]))
-            markers = self._marker_rows(i, history, contest)
+            self._pane.stream("lines", self._row(i, history, points))
+            markers = self._marker_rows(i, history, points, contest)
             if markers["x"]:
                 self._pane.stream("events", markers)
+                if history[i]["kind"] not in self._kinds:
+                    self._kinds.append(history[i]["kind"])
         self._n = len(history)
         self._last = history[-1]
+        self._show_key(contest)
         self._pane.push()
 
     def _rebuild(self, contest) -> None:
@@ -156,16 +188,24 @@ class ScoreChart(ComponentBase):
         self._built_for = contest
         history = contest.history if contest is not None else []
         self._keys = list(contest.series) if contest is not None else []
-        data = {"x": [], "round": [], "event": [], "faces": [], **{c: [] for c in self.columns().values()}}
+        self._styles = series_styles(contest)
+        self._names = d.names(contest) if contest is not None else {}
+        points = trail(contest)
+        data = {"x": [], "round": [], "event": [], "what": [], "faces": [], **{c: [] for c in self.columns().values()}}
         events = self._empty_events()
+        self._kinds = []
         for i, point in enumerate(history):
-            for k, v in self._row(point).items():
+            for k, v in self._row(i, history, points).items():
                 data[k].extend(v)
-            for k, v in self._marker_rows(i, history, contest).items():
+            marks = self._marker_rows(i, history, points, contest)
+            for k, v in marks.items():
                 events[k].extend(v)
+            if marks["x"] and point["kind"] not in self._kinds:
+                self._kinds.append(point["kind"])
         self._n = len(history)
         self._last = history[-1] if history else None
         self._pane.draw({"lines": data, "events": events})
+        self._show_key(contest)
 
     def _draw(self, columns):
         """A figure over new sources holding ``columns`` (for :class:`FigurePane`)."""
@@ -177,29 +217,27 @@ class ScoreChart(ComponentBase):
         fig = figure(height=self.height, sizing_mode="stretch_width", tools="pan,wheel_zoom,reset,save",
                      title=contest.name if contest is not None else t("chart.no_contest"),
                      x_axis_label=t("chart.round"), y_axis_label=t("chart.score"))
-        fig.y_range.start = 0
+        fig.y_range.start = -0.4  # a little below 0: a defeated line and its markers show whole
         labels = contest.series if contest is not None else {}
         # glyphs added directly (no selection/muted copies made in Python) on one shared view, and a
         # single hover for every series: a served page carries each of these models per session
         view = CDSView()
-        items, dots = [], []
-        for i, (key, col) in enumerate(self.columns().items()):
-            color = PALETTE[i % len(PALETTE)]
-            line = fig.add_glyph(source, Step(x="x", y=col, mode="after", line_width=2, line_color=color),
-                                 view=view)
-            dots.append(fig.add_glyph(source, Scatter(x="x", y=col, size=7, fill_color=color,
-                                                            line_color=color), view=view, name=labels[key]))
-            items.append((labels[key], [line, dots[-1]]))
+        dots = []
+        for key, col in self.columns().items():
+            color, dash, fill = self._styles[key]
+            fig.add_glyph(source, Step(x="x", y=col, mode="after", line_width=2, line_color=color, line_dash=dash),
+                          view=view)
+            dots.append(fig.add_glyph(source, Scatter(x="x", y=col, size=7, fill_color=fill, line_color=color,
+                                                      line_width=1.5), view=view, name=labels[key]))
         if dots:
             fig.add_tools(HoverTool(renderers=dots, tooltips=[
-                (t("chart.series"), "$name"), (t("chart.round"), "@round"), (t("chart.score"), "$snap_y"),
-                (t("chart.event"), "@event"), (t("chart.dice"), "@faces")]))
-        if items:
-            fig.add_layout(Legend(items=items, click_policy="hide"), "right")
-        marks = fig.add_glyph(events_source, Scatter(x="x", y="y", marker="marker", size=13, fill_color="white",
-                                                           line_color="black", line_width=1.5))
-        fig.add_tools(HoverTool(renderers=[marks], tooltips=[
-            (t("chart.round"), "@round"), (t("chart.event"), "@event")]))
+                (t("chart.series"), "$name"), (t("chart.round"), "@round"), (t("chart.score"), "$snap_y{0}"),
+                (t("chart.event"), "@what"), (t("chart.dice"), "@faces")]))
+        # the markers sit on the line of the cliché they concern, outlined in its colour; the line's
+        # own dot under each says what happened (a second hover would only repeat it)
+        fig.add_glyph(events_source, Scatter(x="x", y="y", marker="marker", size=13, fill_color="white",
+                                             line_color="color", line_width=2))
         round_axis(fig)
+        dice_axis(fig)
         apply_fonts(fig)
         return fig

@@ -1,5 +1,5 @@
-"""The charts' shared helpers: fonts that can show Korean (public, for notebook authors' own charts)
-and an x axis that reads in whole rounds."""
+"""The charts' shared helpers: fonts that can show Korean and each unit's colour (public, for notebook
+authors' own charts), an x axis that reads in whole rounds, and the key under a chart."""
 
 from __future__ import annotations
 
@@ -10,13 +10,15 @@ from bokeh.models import AdaptiveTicker, DataRange1d, GlyphRenderer, Label, Labe
 from bokeh.plotting import figure
 
 import raisus_panel.ui as ui
+from raisus_panel.rules import Character, CharacterTeam, Contest, GruntMob
 from raisus_panel.ui import LiveOdds, ScoreChart
+from raisus_panel.ui._charts import SIDE_PALETTES, key_html, key_line
 
 from .conftest import duel
 
 
 def test_the_korean_font_helper_is_public():
-    assert {"apply_fonts", "CJK_FONT"} <= set(ui.__all__)
+    assert {"apply_fonts", "CJK_FONT", "unit_colors", "side_color"} <= set(ui.__all__)
     assert "apply_fonts" in ui.__doc__ and "Noto Sans CJK KR" in ui.CJK_FONT
     assert "Parameters" in ui.apply_fonts.__doc__ and "Examples" in ui.apply_fonts.__doc__
 
@@ -67,3 +69,25 @@ def test_the_round_axis_reads_in_whole_rounds(cls):
 
 def test_a_chart_with_no_contest_has_a_round_axis_too():
     assert x_extent(ScoreChart().figure) == (-0.5, 1.5)
+
+
+def test_unit_colours_for_every_kind_of_side():
+    assert ui.unit_colors(None) == {}
+    knight, viking = Character("Knight", {"Knight": 3}), Character("Viking", {"Viking": 2})
+    rats = GruntMob("700 Skeletal Rats", rating=7)
+    team = CharacterTeam([knight, viking])
+    colors = ui.unit_colors(Contest("Cellar", team, rats))
+    assert colors[team.uid] == ui.side_color(0) == SIDE_PALETTES[0][0]  # a team: its side's colour
+    assert [colors[knight.uid], colors[viking.uid]] == list(SIDE_PALETTES[0][:2])  # members: their own
+    assert colors[rats.uid] == ui.side_color(1)
+    crowd = [Character(f"Goblin {i}", {"Goblin": 1}) for i in range(len(SIDE_PALETTES[1]) + 1)]
+    many = ui.unit_colors(Contest("Horde", Character("Hero", {"Hero": 5}), crowd))
+    assert [many[g.uid] for g in crowd] == [*SIDE_PALETTES[1], SIDE_PALETTES[1][0]]  # more units: round again
+
+
+def test_the_key_escapes_what_people_typed():
+    contest, actions, viking, pirate = duel(a=("<img src=x onerror=alert(1)>", 4))
+    chart = ScoreChart(actions=actions)
+    assert "<img" not in chart._key.object and "&lt;img src=x onerror=alert(1)&gt;" in chart._key.object
+    assert key_html([(key_line("#000"), "a & b")], label='"x"').count("&amp;") == 1
+    assert 'aria-label="&quot;x&quot;"' in key_html([], label='"x"')

@@ -22,7 +22,7 @@ def test_components_kept_only_by_their_layout_keep_updating():
     gc.collect()
     actions.act("roll_round")
     chart, log, odds = row
-    figure_data = chart.object.renderers[0].data_source.data
+    figure_data = chart.objects[0].object.renderers[0].data_source.data  # the figure, above its key
     assert figure_data["x"] == [0.0, 1.0]  # the round was streamed into the chart on show
     assert "Round 1" in log.objects[1].object
     assert odds.objects[1].object.renderers[0].data_source.data["x"] == [0.0, 1.0]

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 import math
 
 import pytest
+from bokeh.models import HoverTool, Legend, Line, Step
 
 from raisus_panel.rules import Character, CharacterTeam, Contest, RulesProfile, ScriptedDice, odds
 from raisus_panel.ui import Actions, LiveOdds, contest_chances
 
-from .conftest import duel, free_trio_vs_ogre, team_vs_ogre
+from .conftest import duel, free_trio_vs_ogre, room_for_two, team_vs_ogre
 
 
 def test_odds_after_every_round():
@@ -102,3 +104,90 @@ def test_odds_change_without_a_new_point_patch_the_last_row():
     actions.act("undo")
     assert len(live.source.data["x"]) == n
     assert live.source.data["p_win"][-1] == pytest.approx(float(odds.contest_odds(3, 4, a_damage=3).p_win))
+
+
+def odds_rows(live) -> list[tuple]:
+    data = live.source.data
+    return list(zip(data["x"], data["p_win"], data["p_next"], data["what"]))
+
+
+def same(a, b) -> bool:
+    """Rows equal, NaN equal to NaN."""
+    return len(a) == len(b) and all(len(r) == len(s) and all(
+        x == y or (isinstance(x, float) and isinstance(y, float) and math.isnan(x) and math.isnan(y))
+        for x, y in zip(r, s)) for r, s in zip(a, b))
+
+
+def test_between_round_events_are_steps_not_spikes():
+    rolls = [[1] * 6, [2] * 8, [6, 6, 6, 6, 6, 1, 1, 1, 1], [3] * 8]
+    contest, actions, team, (knight, viking, squire, ogre) = team_vs_ogre(rolls)
+    live = LiveOdds(actions=actions, lang="en")
+    actions.act("roll_round")  # the team loses: the Knight is hit, until someone volunteers
+    actions.act("volunteer", member=viking.uid)
+    actions.act("roll_round")
+    fig = live._pane.object
+    lines = [r.glyph for r in fig.renderers if isinstance(r.glyph, (Step, Line))]
+    # a chance holds from its point to the next one: drawn as steps, there is no slope between a
+    # round and the event after it, so no spike
+    assert [(type(g), g.mode, g.y) for g in lines] == [(Step, "after", "p_win"), (Step, "after", "p_next")]
+    xs = live.source.data["x"]
+    assert xs == [0.0, 1.0, 1.5, 2.0]
+    win = live.source.data["p_win"]
+    assert win[1] == pytest.approx(float(odds.contest_odds(3, 8, a_bonus=2).p_win))  # Knight hit
+    assert win[2] == pytest.approx(float(odds.contest_odds(4, 8, a_bonus=1, a_revenge=True).p_win))
+    assert live.source.data["what"][2] == "Viking volunteers for Knight+Viking+Squire"
+    tips = [dict(h.tooltips) for h in fig.select(type=HoverTool)]
+    assert len(tips) == 1 and "@what" in tips[0].values()  # the hover says what happened
+
+
+def test_a_page_opened_late_draws_the_odds_as_they_were():
+    rolls = [[1] * 6, [2] * 8, [6, 6, 6, 6, 6, 1, 1, 1, 1], [3] * 8, [6] * 5, [1] * 7]
+    contest, actions, team, (knight, viking, squire, ogre) = team_vs_ogre(rolls)
+    watching = LiveOdds(actions=actions, lang="en")
+    for command, args in [("roll_round", {}), ("volunteer", {"member": viking.uid}), ("roll_round", {}),
+                          ("roll_round", {})]:
+        actions.act(command, **args)
+    late = LiveOdds(actions=actions, lang="en")
+    assert same(odds_rows(late), odds_rows(watching))
+    assert len(set(late.source.data["p_win"])) > 2  # not today's odds repeated at every point
+    actions.act("undo")
+    assert same(odds_rows(LiveOdds(actions=actions, lang="en")), odds_rows(watching))
+    assert len(watching.source.data["x"]) == len(contest.history)
+
+
+def test_one_replay_serves_every_page(monkeypatch):
+    replays = []
+    original = Contest.from_events.__func__
+
+    def counted(cls, events, **kwargs):
+        replays.append(len(events))
+        return original(cls, events, **kwargs)
+    monkeypatch.setattr(Contest, "from_events", classmethod(counted))
+    contest, actions, viking, pirate = duel(rolls=[[6, 5, 1, 1], [4, 4, 4], [1, 1, 1, 1], [6, 6]])
+    actions.act("roll_round")
+    pages = [LiveOdds(actions=actions, lang=lang) for lang in ("en", "ko", "en")]
+    assert replays == [1]  # the first page replays the log once; the others reuse it
+    actions.act("roll_round")
+    assert replays == [1]  # a new event moves the kept copy on, it is not replayed again
+    assert all(len(p.source.data["x"]) == 3 for p in pages)
+
+
+def test_the_key_is_under_the_odds_plot():
+    contest, actions, viking, pirate = duel()
+    live = LiveOdds(actions=actions, lang="ko")
+    fig = live._pane.object
+    assert not fig.legend and not [m for m in (*fig.left, *fig.right, *fig.center) if isinstance(m, Legend)]
+    assert live.__panel__().objects == [live._text, live._pane, live._key]
+    assert "대결 승리" in live._key.object and "다음 라운드 승리" in live._key.object
+    assert 'stroke-dasharray="5,3"' in live._key.object  # the next round's chance: dashed, as its line
+
+
+def test_a_room_without_a_contest_changes_without_drawing_anything(caplog):
+    gm, ann, olaf, spy = room_for_two()
+    actions = Actions(gm)
+    live = LiveOdds(actions=actions, lang="en")
+    source = live.source
+    actions.act("save_character", data={"name": "Bard", "cliches": [{"name": "Bard", "rating": 2}]})  # a new seq
+    assert live.chances.mode == "none" and live.source is source and source.data["x"] == []
+    assert "No contest yet" in live._text.object
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]  # the refresh did not fail

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import html
+import re
 import threading
 from types import SimpleNamespace
 
 from panel.io.state import set_curdoc
 import pytest
-from bokeh.models import ColumnDataSource, HoverTool
+from bokeh.models import AdaptiveTicker, ColumnDataSource, HoverTool, Legend, Scatter, Step
 
 from raisus_panel.rules import Character, Contest, ScriptedDice
 from raisus_panel.ui import Actions, ScoreChart
-from raisus_panel.ui._charts import CJK_FONT
+from raisus_panel.ui._charts import (CJK_FONT, SIDE_PALETTES, key_marker, series_styles, side_color,
+                                     unit_colors)
+from raisus_panel.ui.score_chart import MARKERS
 
 from .conftest import duel, team_vs_ogre
 
@@ -102,15 +106,155 @@ def test_undo_and_new_series_rebuild():
 
 
 def test_hover_and_korean_fonts():
-    contest, actions, viking, pirate = duel(a=("바이킹", 4), b=("해적", 3))
+    contest, actions, viking, pirate = duel(a=("바이킹", 4), b=("해적", 3), rolls=[[6, 6, 6, 6], [1, 1, 1]])
     chart = ScoreChart(actions=actions)
     fig = chart.figure
     assert fig.title.text_font == CJK_FONT and fig.xaxis[0].axis_label_text_font == CJK_FONT
-    assert fig.legend[0].label_text_font == CJK_FONT
-    assert [item.label.value for item in fig.legend[0].items] == ["바이킹", "해적"]
+    assert fig.yaxis[0].major_label_text_font == CJK_FONT
+    assert CJK_FONT.replace("'", "&#x27;") in chart._key.object  # the key under the plot, in the same font
+    assert key_texts(chart) == ["바이킹", "해적"]
     tips = [dict(h.tooltips) for h in fig.select(type=HoverTool)]
-    assert any("@faces" in t.values() and "@round" in t.values() for t in tips)
+    assert len(tips) == 1  # one hover for every line (a served page carries each model per session)
+    assert {"@what", "@faces", "@round", "$snap_y{0}"} <= set(tips[0].values())  # whole dice, words
     assert fig.xaxis[0].axis_label == "라운드"
+    actions.act("roll_round")
+    assert chart.source.data["what"][-1] == "1 라운드: 바이킹 승리 · 해적: 해적 -1"  # in words, not keys
+    chart.lang = "en"
+    assert chart.source.data["what"][-1] == "Round 1: 바이킹 wins · 해적 loses 1 from 해적"
+    assert chart.source.data["what"][0] == "start"
+
+
+def key_texts(chart) -> list[str]:
+    """The texts of the chart's key, in order."""
+    return [html.unescape(t) for t in re.findall(r"</svg>([^<]*)</span>", chart._key.object)]
+
+
+def key_shapes(chart) -> list[str]:
+    """The event markers the key shows, by their SVG."""
+    return [kind for kind, shape in MARKERS.items() if key_marker(shape) in chart._key.object]
+
+
+def test_the_key_is_outside_the_plot_and_keeps_its_width():
+    long = "Sir Reginald the Unwashed, Knight of the Soggy Moat"
+    contest, actions, viking, pirate = duel(a=(long, 4), b=("Grumbleguts the Enormous", 3))
+    chart = ScoreChart(actions=actions, lang="en")
+    fig = chart.figure
+    # no Bokeh legend in or beside the plot: nothing takes the plot's width or covers its lines
+    assert not fig.legend and not [m for m in (*fig.left, *fig.right, *fig.center) if isinstance(m, Legend)]
+    layout = chart.__panel__()
+    assert layout.objects == [chart._pane, chart._key]  # the key is under the figure
+    assert chart._pane.sizing_mode == chart._key.sizing_mode == "stretch_width"
+    key = chart._key.object
+    assert "flex-wrap:wrap" in key and "overflow-wrap:anywhere" in key  # on a phone it wraps, never widens
+    assert key_texts(chart) == [long, "Grumbleguts the Enormous"]
+
+
+def test_the_y_axis_reads_in_whole_dice():
+    contest, actions, viking, pirate = duel(a=("Viking", 3), b=("Pirate", 1))
+    ticker = ScoreChart(actions=actions).figure.yaxis[0].ticker
+    # every interval the ticker may pick is a whole number of dice, and no minor ticks between dice
+    assert isinstance(ticker, AdaptiveTicker) and ticker.min_interval >= 1 and float(ticker.base).is_integer()
+    assert all(float(m).is_integer() for m in ticker.mantissas) and ticker.num_minor_ticks == 0
+
+
+def marks(chart) -> list[dict]:
+    data = chart.events_source.data
+    return [dict(zip(data, row)) for row in zip(*data.values())]
+
+
+def assert_on_their_lines(chart, contest) -> None:
+    """Every marker sits on its series' line: its y is that series' score in the row of its event."""
+    keys = {label: key for key, label in contest.series.items()}
+    lines = chart.source.data
+    assert marks(chart)
+    for mark in marks(chart):
+        col = chart.columns()[keys[mark["series"]]]
+        rows = [j for j, x in enumerate(lines["x"]) if x == mark["x"] and lines["what"][j] == mark["what"]]
+        assert len(rows) == 1 and lines[col][rows[0]] == mark["y"], mark
+
+
+def test_team_markers_sit_on_their_lines_with_a_key():
+    contest, actions, team, (knight, viking, squire, ogre) = team_vs_ogre([[1] * 6, [2] * 8])
+    chart = ScoreChart(actions=actions, lang="en")
+    assert key_shapes(chart) == []  # no marker yet, none in the key
+    actions.act("roll_round")
+    actions.act("volunteer", member=viking.uid)
+    actions.act("drop_out", member=squire.uid)
+    actions.act("disband", team=team.uid)
+    assert_on_their_lines(chart, contest)
+    got = {(m["marker"], m["series"], m["y"]) for m in marks(chart)}
+    assert got == {("triangle", "Knight", 4), ("triangle", "Viking", 0),  # the hit handed on
+                   ("inverted_triangle", "Squire", 0), ("x", "Knight", 3)}  # the disband penalty
+    assert key_shapes(chart) == ["volunteered", "team_disbanded", "dropped_out"]
+    assert key_texts(chart)[-3:] == ["volunteer", "disband", "drop out"]
+    assert {m["what"] for m in marks(chart) if m["marker"] == "triangle"} == {
+        "Viking volunteers for Knight+Viking+Squire"}
+    # colour is never the only carrier: each marker kind has its own shape, each line its label
+    assert len(set(MARKERS.values())) == len(MARKERS)
+
+
+def test_a_switch_back_and_a_recovery_sit_on_their_lines():
+    adventurer = Character("Adventurer", {"Viking": 4, "Swashbuckler": 2})
+    guard = Character("Guard", {"Guard": 5})
+    contest = Contest("Fight", adventurer, guard, dice=ScriptedDice([[1] * 4, [2] * 5, [1, 1], [6] * 5]))
+    actions = Actions.local(contest)
+    chart = ScoreChart(actions=actions, lang="en")
+    actions.act("choose", unit=adventurer.uid, cliche="Viking")
+    actions.act("roll_round")
+    actions.act("choose", unit=adventurer.uid, cliche="Swashbuckler")
+    actions.act("roll_round")
+    # back to a cliché already on the chart: no score changes, and the marker once fell to y = 0
+    actions.act("choose", unit=adventurer.uid, cliche="Viking")
+    actions.act("end_contest", winner=1, outcome="The guard throws him out")
+    actions.act("recover", character=adventurer.uid)
+    assert_on_their_lines(chart, contest)
+    switches = [(m["series"], m["y"]) for m in marks(chart) if m["marker"] == "circle_dot"]
+    assert switches == [("Adventurer · Swashbuckler", 2), ("Adventurer · Viking", 3)]
+    assert 0 not in [y for _, y in switches]
+    assert [m["what"] for m in marks(chart) if m["marker"] == "circle_dot"] == [
+        "Adventurer chooses Swashbuckler", "Adventurer chooses Viking"]
+    assert {m["marker"] for m in marks(chart)} == {"circle_dot", "star"}
+    assert key_shapes(chart) == ["recovered", "cliche_chosen"]
+    built_late = ScoreChart(actions=actions, lang="en")  # a page opened now draws the same
+    assert marks(built_late) == marks(chart) and built_late.source.data == chart.source.data
+
+
+def test_colours_are_stable_per_unit_and_tell_the_sides_apart():
+    contest, actions, team, (knight, viking, squire, ogre) = team_vs_ogre([[1] * 6, [2] * 8])
+    colors = unit_colors(contest)
+    assert set(colors) == {team.uid, knight.uid, viking.uid, squire.uid, ogre.uid}
+    side_a = {colors[u.uid] for u in (knight, viking, squire)}
+    assert len(side_a) == 3 and colors[ogre.uid] not in side_a  # each unit its own; the sides apart
+    assert colors[team.uid] == side_color(0) and colors[ogre.uid] in SIDE_PALETTES[1]
+    actions.act("roll_round")
+    actions.act("volunteer", member=viking.uid)
+    assert unit_colors(contest) == colors  # the game goes on: nobody changes colour
+    assert unit_colors(Contest.from_events(contest.events)) == colors  # a reload, or another process
+    reloaded = Contest.from_events(contest.events)  # a page of a restarted server, in English
+    chart, other_page = ScoreChart(actions=actions), ScoreChart(actions=Actions.local(reloaded), lang="en")
+
+    def lines(c):
+        return [(r.glyph.line_color, r.glyph.line_dash) for r in c.figure.renderers if isinstance(r.glyph, Step)]
+    assert lines(chart) == lines(other_page)  # every page alike, after a reload too
+    styles = dict(zip(contest.series, lines(chart)))
+    assert styles[f"{knight.uid}:Knight"][0] == colors[knight.uid]
+    assert styles[f"{ogre.uid}:Ogre"] == (colors[ogre.uid], [6])  # side B dashed (Bokeh's "dashed")
+    assert styles[f"{viking.uid}:Viking"][1] == []  # side A solid
+
+
+def test_a_characters_second_cliche_keeps_its_colour_with_hollow_dots():
+    adventurer = Character("Adventurer", {"Viking": 4, "Swashbuckler": 2})
+    contest = Contest("Fight", adventurer, Character("Guard", {"Guard": 5}), dice=ScriptedDice([[1] * 4, [2] * 5]))
+    actions = Actions.local(contest)
+    actions.act("choose", unit=adventurer.uid, cliche="Viking")
+    actions.act("roll_round")
+    actions.act("choose", unit=adventurer.uid, cliche="Swashbuckler")
+    styles = series_styles(contest)
+    viking, swash = styles[f"{adventurer.uid}:Viking"], styles[f"{adventurer.uid}:Swashbuckler"]
+    assert viking[0] == swash[0] and viking[2] == viking[0] and swash[2] == "white"
+    dots = {r.name: r.glyph for r in ScoreChart(actions=actions).figure.renderers if isinstance(r.glyph, Scatter)}
+    assert dots["Adventurer · Swashbuckler"].fill_color == "white"
+    assert dots["Adventurer · Viking"].fill_color == dots["Adventurer · Swashbuckler"].line_color == swash[0]
 
 
 class FakeDoc:
