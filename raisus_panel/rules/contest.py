@@ -260,6 +260,13 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             yield from self._reveal_events()
 
     # ------------------------------------------------------------------------ committed dice --
+    @property
+    def dice_commitment(self) -> dict | None:
+        """The commitment in force in the log (committed dice), or None: a copy of ``commitment``,
+        ``scope``, ``first_roll``, ``client_seeds``, ``rolled`` and ``revealed``."""
+        session = self._dice_session
+        return None if session is None else {**session, "client_seeds": dict(session["client_seeds"])}
+
     def _current_commitment(self) -> dict | None:
         """The log's commitment in force, if this contest's dice are the ones it committed to."""
         session, dice = self._dice_session, self.dice

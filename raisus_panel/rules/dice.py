@@ -219,6 +219,14 @@ class CommittedDice(DiceSource):
                 raise seeds_fixed()
             self._client_seeds = client_seeds
 
+    def secret(self) -> str:
+        """The seed, in hex, for the server to keep beside the log (never in it) until it is revealed.
+
+        A room keeps it with its store's metadata, so that after a restart it rolls on under the same
+        commitment. Whoever reads it can predict the dice: never show it to a player.
+        """
+        return self._seed.hex()
+
     def reveal(self) -> str:
         """The seed, in hex, for the log; these dice roll no more afterwards (anyone could predict them)."""
         self.revealed = True
