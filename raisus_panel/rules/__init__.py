@@ -13,7 +13,7 @@ from .dice import CommittedDice, DiceSource, ScriptedDice, SeededDice
 from .errors import DiceError, RuleError, SaveFileError
 from .profile import RulesProfile
 from .team import CharacterTeam
-from .verify import DiceCheck, RollProblem, verify, verify_contest
+from .verification import DiceCheck, RollProblem, verify, verify_contest
 from .validation import MAX_MOB_RATING, MAX_NAME_LENGTH, MAX_RATING
 
 __all__ = [

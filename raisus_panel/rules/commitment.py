@@ -16,7 +16,7 @@ In the very unlikely case that all 32 bytes of a digest are skipped, the next bl
 with the block number one higher) is used, and so on: deterministic and unbiased.
 
 This module is pure (standard library only) and holds no state; :class:`~.dice.CommittedDice` is the
-dice source that uses it, and :mod:`.verify` the checker.
+dice source that uses it, and :mod:`.verification` the checker.
 """
 
 from __future__ import annotations

@@ -149,7 +149,7 @@ class CommittedDice(DiceSource):
     Each roll is numbered; die ``d`` of roll ``r`` is HMAC-SHA256 of the seed over ``(scope, r, d)``
     and the players' client seeds, mapped to 1-6 without bias (:mod:`.commitment`). Publish
     :attr:`commitment` before rolling, let the players set their client seeds, roll, then publish
-    :meth:`reveal`: :func:`~.verify.verify` recomputes every face. A :class:`~.contest.Contest` with
+    :meth:`reveal`: :func:`~.verification.verify` recomputes every face. A :class:`~.contest.Contest` with
     committed dice writes the commitment, the client seeds and the reveal into its own log.
 
     The counter only moves on: a roll that was taken back (undo) keeps its number, and the next roll

@@ -55,6 +55,13 @@ _MESSAGES = {
     "scheme": "unknown dice scheme {found}",
     "damaged": "event {seq} is damaged",
 }
+_STATUS_MESSAGES = {
+    "verified": "verified ({rolls} rolls, {dice} dice)",
+    "verified_unused": "verified ({rolls} rolls, {dice} dice); rolls {unused} were taken back",
+    "failed": "FAILED: {problem}",
+    "unrevealed": "not revealed yet ({rolls} rolls committed)",
+    "uncommitted": "not rolled with committed dice",
+}
 
 
 @dataclass(frozen=True)
@@ -139,8 +146,9 @@ class DiceCheck:
 
     @property
     def key(self) -> str:
-        """The catalog key of :attr:`message`."""
-        return f"verify.status.{self.status}"
+        """The catalog key of :attr:`message` (``problem`` in :attr:`fields` is translated by its own)."""
+        suffix = "verified_unused" if self.status == "verified" and self.unused else self.status
+        return f"verify.status.{suffix}"
 
     @property
     def fields(self) -> dict:
@@ -152,14 +160,7 @@ class DiceCheck:
     @property
     def message(self) -> str:
         """The result in English."""
-        if self.status == "verified":
-            text = f"verified ({self.rolls} rolls, {self.dice} dice)"
-            return text + (f"; rolls {self.fields['unused']} were taken back" if self.unused else "")
-        if self.status == "failed":
-            return f"FAILED: {self.problem.message}"
-        if self.status == "unrevealed":
-            return f"not revealed yet ({self.rolls} rolls committed)"
-        return "not rolled with committed dice"
+        return _STATUS_MESSAGES[self.key.rsplit(".", 1)[1]].format(**self.fields)
 
     @property
     def label(self) -> str:
