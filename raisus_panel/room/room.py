@@ -170,6 +170,7 @@ class Room(param.Parameterized):
         self._recent: OrderedDict[str, tuple[tuple[str, str], list[dict]]] = OrderedDict()
         #: the checks sessions' committed dice: public (False) and the GM's secret rolls (True)
         self._check_dice: dict[bool, CommittedDice] = {}
+        self._no_secret: set[str] = set()  # commitments whose seed the store does not have
         self._state = RoomState(self.dice, dice_for=self._contest_dice)
         # check()'s answers for the current state: (actor key, command, arguments) -> refusal or None
         self._checked: dict[tuple, RuleError | None] = {}
@@ -385,10 +386,14 @@ class Room(param.Parameterized):
             **meta, self.SECRETS: {**meta.get(self.SECRETS, {}), commitment: seed}})
 
     def _secret(self, commitment: str) -> bytes | None:
+        if commitment in self._no_secret:
+            return None
         try:
             seed = bytes.fromhex(self._store.room_meta(self.room_id).get(self.SECRETS, {}).get(commitment, ""))
         except (ValueError, TypeError, AttributeError):
             return None
+        if not seed:
+            self._no_secret.add(commitment)  # an imported room: do not ask the store again
         return seed or None
 
     def _contest_dice(self, contest_events: list[dict]) -> CommittedDice:
