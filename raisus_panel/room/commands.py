@@ -354,18 +354,13 @@ def plan_recover(state: RoomState, actor: Actor, args: dict, **_) -> list[dict]:
     return [{"type": "recovered", "gains": gains}]
 
 
-def plan_reveal_checks(state: RoomState, actor: Actor, args: dict, *,
-                       checks_dice: dict | None = None, **_) -> list[dict]:
-    """The GM reveals the checks sessions' seeds: the public one openly, the GM's own privately."""
-    out = []
-    for private, session in sorted(state.check_sessions.items()):
-        dice = (checks_dice or {}).get(private)
-        if not session["revealed"] and dice is not None and dice.commitment == session["commitment"]:
-            out.append({"type": "dice_revealed", "scope": session["scope"], "commitment": session["commitment"],
-                        "seed": dice.secret(), "next_roll": dice.next_roll, "private": private})
-    if not out:
+def plan_reveal_checks(state: RoomState, actor: Actor, args: dict, *, pending: list[dict] | None = None,
+                       **_) -> list[dict]:
+    """The GM reveals the checks sessions' seeds: ``pending`` are the reveals the room can write (every
+    checks commitment of its log not yet revealed whose seed it kept), each as private as its commitment."""
+    if not pending:
         raise RuleError("There is no committed seed to reveal.", key="error.dice.nothing_to_reveal")
-    return out
+    return [dict(p) for p in pending]
 
 
 #: Commands the room plans itself (``undo`` is the room's own: it needs the whole log).

@@ -223,10 +223,17 @@ def follow_events(state: RoomState, events: list[dict]) -> None:
 
 
 def effective(events: Iterable[dict]) -> list[dict]:
-    """The events that still count: without ``undone`` events and the commands they took back."""
+    """The events that still count: without ``undone`` events and the commands they took back.
+
+    A contest whose start was taken back takes its events with it (a client seed, which undo never
+    takes back, may have been set in it).
+    """
     events = list(events)
     undone = {e["undone_cmd_id"] for e in events if e["type"] == "undone"}
-    return [e for e in events if e["type"] != "undone" and e["cmd_id"] not in undone]
+    gone = {e["contest"] for e in events if e["type"] == "contest" and e["cmd_id"] in undone
+            and e["event"]["type"] == "contest_started"}
+    return [e for e in events if e["type"] != "undone" and e["cmd_id"] not in undone
+            and not (e["type"] == "contest" and e["contest"] in gone)]
 
 
 def project(events: Iterable[dict], *, dice: DiceSource | None = None,

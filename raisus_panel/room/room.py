@@ -331,7 +331,7 @@ class Room(param.Parameterized):
                     return refusal
             else:
                 ROOM_PLANS[name](self._state, actor, args, dice=self.dice, dry=True,
-                                 checks_dice=self._restored_checks_dice())
+                                 pending=self._unrevealed_checks() if name == "reveal_checks" else None)
         except RuleError as exc:
             return exc.with_traceback(None)
         return None
@@ -361,8 +361,7 @@ class Room(param.Parameterized):
         elif self.dice is None and name == "action_check":
             dice, before = self._checks_dice(args.get("private") is True)
             keep = dice if before else None
-        payloads = before + ROOM_PLANS[name](self._state, actor, args, dice=dice,
-                                             checks_dice=self._restored_checks_dice())
+        payloads = before + ROOM_PLANS[name](self._state, actor, args, dice=dice, pending=self._unrevealed_checks())
         events = self._stamp_all(payloads, actor, name, command_id)
         if keep is not None:
             self._keep_secret(keep)  # durable before its commitment is
@@ -371,7 +370,9 @@ class Room(param.Parameterized):
             self._check_dice[args.get("private") is True] = dice
         for event in events:
             if event["type"] == "dice_revealed":
-                self._check_dice[event["private"]].reveal()
+                for mine in self._check_dice.values():
+                    if mine.commitment == event["commitment"]:
+                        mine.reveal()
             apply_event(self._state, event, live=True)
         self._log(events)
         return events
@@ -415,6 +416,17 @@ class Room(param.Parameterized):
                 session = None
         seed = session and self._secret(session["commitment"])
         if not seed:
+            # a commitment an undo took back may have rolled: hand back its dice, so the contest
+            # reveals its seed before committing to a new one
+            revealed = {e["commitment"] for e in every if e["type"] == "dice_revealed"}
+            taken_back = [e for e in every if e["type"] == "dice_committed" and e["commitment"] not in revealed
+                          and e not in contest_events]
+            for event in reversed(taken_back):
+                seed = self._secret(event["commitment"])
+                if seed:
+                    session, seeds = event, dict(event["client_seeds"])
+                    break
+        if not seed:
             return CommittedDice(first_roll=after)
         dice = CommittedDice(seed, scope=session["scope"], client_seeds=seeds, first_roll=session["first_roll"])
         dice.next_roll = max(after, dice.first_roll)
@@ -446,6 +458,26 @@ class Room(param.Parameterized):
                 dice.next_roll = max([dice.first_roll, *(r + 1 for r in rolls)])
                 self._check_dice[private] = dice
         return self._check_dice
+
+    def _unrevealed_checks(self) -> list[dict]:
+        """A reveal for every checks commitment of the log (undone ones too) not revealed yet, whose seed is kept."""
+        revealed = {e["commitment"] for e in self._events if e["type"] == "dice_revealed"}
+        mine = {d.commitment: d for d in self._restored_checks_dice().values()}
+        out: dict[str, dict] = {}
+        for event in self._events:
+            commitment = event.get("commitment")
+            if event["type"] != "dice_committed" or commitment in revealed or commitment in out:
+                continue
+            dice = mine.get(commitment)
+            seed = dice.secret() if dice is not None else (self._secret(commitment) or b"").hex()
+            if not seed:
+                continue
+            rolls = [e["draw"]["roll"] for e in self._events if e["type"] == "action_checked"
+                     and (e.get("draw") or {}).get("scope") == event["scope"]]
+            next_roll = dice.next_roll if dice is not None else max([event["first_roll"], *(r + 1 for r in rolls)])
+            out[commitment] = {"type": "dice_revealed", "scope": event["scope"], "commitment": commitment,
+                               "seed": seed, "next_roll": next_roll, "private": event["private"]}
+        return list(out.values())
 
     def _checks_dice(self, private: bool) -> tuple[CommittedDice, list[dict]]:
         """The dice of a check, and the payloads to write before it (a new session's commitment)."""

@@ -218,6 +218,9 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
     #: The commands that roll dice: committed dice are (re)committed to before their plan runs.
     ROLLING = frozenset({"roll_round", "exchange"})
 
+    #: Committed dice this contest renewed away from (their seeds must reach the log all the same).
+    _retired: tuple = ()
+
     #: The commands still allowed once the contest has ended: the winners write fates (the GM may
     #: veto them), the GM restores spent dice, and the last command can be taken back.
     AFTER_END = frozenset({"decide_fate", "veto_fate", "recover", "undo"})
@@ -293,15 +296,14 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
                 not dice.rolled or dice.client_seeds == current["client_seeds"]):
             dice.use_client_seeds(current["client_seeds"])
             return
-        if (dice.scope == self.uid and (dice.rolled or dice.commitment in self._commitments)
-                and dice.commitment not in self._revealed):
-            yield self._reveal_event(dice)
+        yield from self._reveal_events()
         seeds = dict(session["client_seeds"]) if session else dice.client_seeds
         fresh = session is None and not dice.revealed and not dice.rolled and dice.scope in (None, self.uid)
         if fresh:
             dice.scope = self.uid
             dice.use_client_seeds(seeds)
         else:
+            self._retired = (*self._retired, dice)[-8:]  # an undo may take their reveals back
             dice = dice.renewed(scope=self.uid, client_seeds=seeds, first_roll=self._next_roll)
             self.dice = dice
         yield make_event("dice_committed", commitment=dice.commitment, scheme=SCHEME, scope=dice.scope,
@@ -311,9 +313,19 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         return make_event("dice_revealed", commitment=dice.commitment, seed=dice.reveal(),
                           next_roll=max(dice.next_roll, self._next_roll))
 
+    def _to_reveal(self) -> list[CommittedDice]:
+        """This contest's dice that committed or rolled something whose seed the log does not reveal:
+        the dice in force, and dice renewed away after an undo took their reveal back."""
+        out = []
+        for dice in [*self._retired, self.dice]:
+            if (isinstance(dice, CommittedDice) and dice.scope == self.uid and dice.commitment not in self._revealed
+                    and (dice.rolled or dice.commitment in self._commitments) and dice not in out):
+                out.append(dice)
+        return out
+
     def _reveal_events(self):
-        if self._current_commitment() is not None:
-            yield self._reveal_event(self.dice)
+        for dice in self._to_reveal():
+            yield self._reveal_event(dice)
 
     def set_client_seed(self, who: str, seed: str) -> list[dict]:
         """A player's own entropy: ``seed`` is mixed into every die of the commitment in force.
@@ -364,10 +376,10 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             When there is no unrevealed commitment of these dice (``error.dice.nothing_to_reveal``).
         """
         def _plan_reveal():
-            if self._current_commitment() is None:
+            if not self._to_reveal():
                 raise RuleError("There is no committed seed to reveal.", key="error.dice.nothing_to_reveal")
             if not self._dry_run:
-                yield self._reveal_event(self.dice)
+                yield from self._reveal_events()
             else:
                 yield {"type": "dice_revealed"}
         return self._command("reveal_dice", _plan_reveal)

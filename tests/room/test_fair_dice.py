@@ -205,3 +205,41 @@ def test_scripted_rooms_are_not_committed():
     with pytest.raises(RuleError) as caught:
         t.act(t.alice, "set_client_seed", seed="x")
     assert caught.value.key == "error.dice.not_committed"
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+ROOM_MOVES = st.lists(st.sampled_from(["check", "secret", "roll", "roll", "undo", "reveal_checks", "reveal_dice",
+                                       "reload", "seed"]), max_size=12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(moves=ROOM_MOVES)
+def test_any_play_at_a_table_verifies_after_the_end_and_the_reveal(moves):
+    t = committed_table()
+    start(t)
+    room = t.room
+    for move in moves:
+        try:
+            if move == "check":
+                room.apply(t.alice, "action_check", {"character": t.k, "cliche": "Knight", "tn": 10})
+            elif move == "secret":
+                room.apply(t.gm, "action_check", {"character": t.o, "cliche": "Ogre", "tn": 10, "private": True})
+            elif move == "roll" and room.contest is not None and room.contest.status == "active":
+                room.apply(t.gm, "roll_round")
+            elif move in ("undo", "reveal_checks", "reveal_dice"):
+                room.apply(t.gm, move)
+            elif move == "seed":
+                room.apply(t.alice, "set_client_seed", {"seed": "mine"})
+            elif move == "reload":
+                room = Room.load(t.store, room.room_id)
+        except RuleError:
+            pass
+    if room.contest is not None and room.contest.status == "active":
+        room.apply(t.gm, "end_contest", {"outcome": "Dawn."})
+    try:
+        room.apply(t.gm, "reveal_checks")
+    except RuleError:
+        pass
+    checks = verify(room.export_json())
+    assert all(c.ok or c.status == "uncommitted" for c in checks), [c.message for c in checks if not c.ok]

@@ -323,3 +323,36 @@ def test_a_damaged_event_fails_instead_of_raising():
     rounds(events)[0]["attempts"] = "garbage"
     check = verify_contest(events)
     assert check.status == "failed" and check.problem.kind == "damaged"
+
+
+# -- any play verifies -----------------------------------------------------------------------------
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+MOVES = st.lists(st.sampled_from(["roll", "roll", "roll", "undo", "reveal", "seed", "end"]), max_size=14)
+
+
+@settings(max_examples=40, deadline=None)
+@given(moves=MOVES, seed=st.binary(min_size=32, max_size=32))
+def test_any_sequence_of_rolls_undos_reveals_and_seeds_verifies(moves, seed):
+    contest = duel(seed)
+    numbers = []
+    for move in moves:
+        try:
+            if move == "roll":
+                numbers += [e["draw"] for e in contest.roll_round() if e["type"] == "round_decided"]
+            elif move == "undo":
+                contest.undo()
+            elif move == "reveal":
+                contest.reveal_dice()
+            elif move == "seed":
+                contest.set_client_seed("ann", f"seed {len(numbers)}")
+            elif move == "end":
+                contest.end("Time.")
+        except RuleError:
+            pass  # refused: nothing changed, the play goes on
+    if contest.status == "active":
+        contest.end("Time.")
+    assert numbers == sorted(set(numbers)), "a roll number was used twice"
+    [check] = verify(contest)
+    assert check.ok, check.message
+    assert [c.ok for c in verify(contest.to_json())] == [True]
