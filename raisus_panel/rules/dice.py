@@ -130,7 +130,7 @@ _SEED_OWNER = Phrase("client seed's owner", "term.client_seed_owner")
 def seeds_fixed() -> RuleError:
     """The refusal of a client seed once the first die of the commitment has been rolled."""
     return RuleError("The dice have been rolled: client seeds are fixed before the first roll of a "
-                     "commitment. Yours counts from the next contest.", key="error.dice.seeds_fixed")
+                     "commitment. Set yours before the next contest's first roll.", key="error.dice.seeds_fixed")
 
 
 def clean_client_seed(who, seed) -> tuple[str, str]:
