@@ -326,6 +326,7 @@ class Room(param.Parameterized):
                 self._undo_target()
             elif runs_on_contest(self._state, name, args):
                 method, pos, kw = prepare_contest_command(self._state, name, args, actor)
+                self._sync_contest_dice(self._state.contest)  # a client seed is judged on the dice in force
                 refusal = self._state.contest.why_not_error(method, *pos, **kw)
                 if refusal is not None:
                     return refusal

@@ -243,3 +243,17 @@ def test_any_play_at_a_table_verifies_after_the_end_and_the_reveal(moves):
         pass
     checks = verify(room.export_json())
     assert all(c.ok or c.status == "uncommitted" for c in checks), [c.message for c in checks if not c.ok]
+
+
+def test_another_process_rolls_on_under_the_commitment_and_takes_seeds_before_the_first_roll():
+    t = committed_table()
+    start(t)
+    other = Room.load(t.store, t.room.room_id)  # a second process on the same store, after the start
+    player = next(iter(other.players))
+    alice = Actor.player(player, other.players[player])
+    other.check(alice, "set_client_seed", {"seed": "from the other process"})  # allowed there too
+    other.apply(alice, "set_client_seed", {"seed": "from the other process"})
+    while other.contest.status == "active":
+        other.apply(t.gm, "roll_round")
+    assert len(contest_events(other.log, "dice_committed")) == 1  # no new commitment was needed
+    assert verify(other.export_json())[0].ok
