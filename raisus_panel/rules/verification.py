@@ -395,7 +395,8 @@ def verify(source) -> list[DiceCheck]:
     Parameters
     ----------
     source
-        A :class:`~.contest.Contest`, a room (anything with ``export_json``), a contest's events, a
+        A :class:`~.contest.Contest`, a room (anything with ``export_json``, or with a ``room`` that
+        has it: a room session, a table's actions), a contest's events, a
         room's events, or the JSON (text, bytes or parsed) of a contest save or a room export.
 
     Returns
@@ -416,6 +417,8 @@ def verify(source) -> list[DiceCheck]:
     >>> [check.status for check in verify(duel)]
     ['verified']
     """
+    if not hasattr(source, "export_json") and hasattr(getattr(source, "room", None), "export_json"):
+        source = source.room  # a room's session, or a table's actions
     if hasattr(source, "export_json"):
         source = source.export_json()
     if hasattr(source, "events") and hasattr(source, "uid"):

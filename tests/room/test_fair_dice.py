@@ -257,3 +257,11 @@ def test_another_process_rolls_on_under_the_commitment_and_takes_seeds_before_th
         other.apply(t.gm, "roll_round")
     assert len(contest_events(other.log, "dice_committed")) == 1  # no new commitment was needed
     assert verify(other.export_json())[0].ok
+
+
+def test_verify_takes_a_room_or_its_session():
+    gm = Room.local("Docks")
+    uid = gm.act("create_character", name="Ann", cliches=[{"name": "Fencer", "rating": 3}])[0]["character"]["uid"]
+    gm.act("action_check", character=uid, cliche="Fencer", tn=5)
+    gm.act("reveal_checks")
+    assert [c.ok for c in verify(gm)] == [c.ok for c in verify(gm.room)] == [True]
