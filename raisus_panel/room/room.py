@@ -434,31 +434,46 @@ class Room(param.Parameterized):
         return dice
 
     def _sync_contest_dice(self, contest: Contest) -> None:
-        """Before a contest command: roll on under the log's commitment (another process may have made it)."""
+        """Before a contest command: roll on under the log's commitment, where the log left off.
+
+        On a shared store another process may have committed a new seed, or drawn rolls of the same
+        commitment and taken client seeds: the seed comes from the store, the counter and the client
+        seeds from the log, so no roll number is drawn twice.
+        """
         if self.dice is not None or not isinstance(contest.dice, CommittedDice):
             return
         session = contest.dice_commitment
-        if session is None or session["revealed"] or contest.dice.commitment == session["commitment"]:
+        if session is None or session["revealed"]:
             return
+        if contest.dice.commitment == session["commitment"] and not self._store.shared:
+            return  # one process: its own dice are the truth
         restored = self._contest_dice(contest.events)
         if restored.commitment == session["commitment"]:
+            if contest.dice.commitment == restored.commitment:
+                restored.next_roll = max(restored.next_roll, contest.dice.next_roll)
             contest.dice = restored
 
     def _restored_checks_dice(self) -> dict[bool, CommittedDice]:
         """The checks sessions' dice, restored from the store's secrets where this process lacks them."""
         for private, session in self._state.check_sessions.items():
             mine = self._check_dice.get(private)
+            if mine is not None and mine.commitment == session["commitment"] and self._store.shared:
+                # another process may have drawn checks of this session: go on after them
+                mine.next_roll = max([mine.next_roll, *(r + 1 for r in self._check_rolls(session["scope"]))])
             if session["revealed"] or (mine is not None and mine.commitment == session["commitment"]):
                 continue
             seed = self._secret(session["commitment"])
             if seed:
                 dice = CommittedDice(seed, scope=session["scope"], client_seeds=session["client_seeds"],
                                      first_roll=session["first_roll"])
-                rolls = [e["draw"]["roll"] for e in self._events
-                         if e["type"] == "action_checked" and (e.get("draw") or {}).get("scope") == session["scope"]]
-                dice.next_roll = max([dice.first_roll, *(r + 1 for r in rolls)])
+                dice.next_roll = max([dice.first_roll, *(r + 1 for r in self._check_rolls(session["scope"]))])
                 self._check_dice[private] = dice
         return self._check_dice
+
+    def _check_rolls(self, scope: str) -> list[int]:
+        """The roll numbers the log's checks drew in a checks session (undone ones too)."""
+        return [e["draw"]["roll"] for e in self._events
+                if e["type"] == "action_checked" and (e.get("draw") or {}).get("scope") == scope]
 
     def _unrevealed_checks(self) -> list[dict]:
         """A reveal for every checks commitment of the log (undone ones too) not revealed yet, whose seed is kept."""
@@ -473,8 +488,7 @@ class Room(param.Parameterized):
             seed = dice.secret() if dice is not None else (self._secret(commitment) or b"").hex()
             if not seed:
                 continue
-            rolls = [e["draw"]["roll"] for e in self._events if e["type"] == "action_checked"
-                     and (e.get("draw") or {}).get("scope") == event["scope"]]
+            rolls = self._check_rolls(event["scope"])
             next_roll = dice.next_roll if dice is not None else max([event["first_roll"], *(r + 1 for r in rolls)])
             out[commitment] = {"type": "dice_revealed", "scope": event["scope"], "commitment": commitment,
                                "seed": seed, "next_roll": next_roll, "private": event["private"]}
