@@ -3,7 +3,8 @@
 Thin wrappers: ``raisus serve`` serves the dashboard (``/dashboard``) with Panel on the embedded
 SQLite store, or on a Redis store shared by several processes (``--store redis://... --num-procs N``);
 ``raisus replay FILE`` loads a contest save and prints what happened; ``raisus report FILE -o
-game.html`` writes the session report of a room export or a contest save.
+game.html`` writes the session report of a room export or a contest save; ``raisus verify FILE``
+recomputes every committed die of a contest save or a room export and prints one line per contest.
 """
 
 from __future__ import annotations
@@ -143,6 +144,37 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verify(args: argparse.Namespace) -> int:
+    """0 when every contest (and checks session) in the file verifies, 1 otherwise, 2 for a file that is no log."""
+    from raisus_panel.i18n import t, translate, verification_text
+    from raisus_panel.room.limits import MAX_ROOM_FILE_BYTES
+    from raisus_panel.rules import RuleError, verify
+
+    lang = args.lang or "en"
+    try:
+        path = Path(args.file)
+        size = path.stat().st_size
+        if size > MAX_ROOM_FILE_BYTES:
+            print(t("verify.too_large", lang, size=size, most=MAX_ROOM_FILE_BYTES), file=sys.stderr)
+            return 2
+        checks = verify(path.read_bytes())
+    except OSError as exc:
+        print(f"Cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except RuleError as exc:
+        print(translate(exc, lang), file=sys.stderr)
+        return 2
+    except RecursionError:  # JSON nested deeper than any log
+        print(t("error.verify.not_ours", lang), file=sys.stderr)
+        return 2
+    if not checks:
+        print(t("verify.nothing", lang))
+        return 1
+    for check in checks:
+        print(verification_text(check, lang))
+    return 0 if all(check.ok for check in checks) else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``raisus`` command."""
     parser = argparse.ArgumentParser(prog="raisus", description="Play Risus with Panel.")
@@ -189,11 +221,17 @@ def main(argv: list[str] | None = None) -> int:
     report.add_argument("--lang", choices=["ko", "en"], help="the report's language (default: RAISUS_LANG or ko)")
     report.add_argument("--contest", type=int, metavar="N",
                         help="only the room's Nth contest (1 = the first played); every contest by default")
+    check = sub.add_parser("verify", help="recompute every committed die of a contest save or a room export; "
+                                          "exit 0 when all verify, 1 when one does not, 2 when the file is no game log")
+    check.add_argument("file")
+    check.add_argument("--lang", choices=["ko", "en"], help="language of the report (default: en)")
     args = parser.parse_args(argv)
     if args.command == "serve":
         return _serve(args)
     if args.command == "report":
         return _report(args)
+    if args.command == "verify":
+        return _verify(args)
     return _replay(args)
 
 

@@ -33,7 +33,8 @@ from importlib import resources
 
 import param
 
-__all__ = ["LANGUAGES", "DEFAULT_LANG", "I18nSettings", "catalog", "josa", "keys", "settings", "t", "translate"]
+__all__ = ["LANGUAGES", "DEFAULT_LANG", "I18nSettings", "catalog", "josa", "keys", "settings", "t", "translate",
+           "verification_text"]
 
 #: The languages with a catalog, in the order a language picker shows them.
 LANGUAGES = ("ko", "en")
@@ -157,3 +158,20 @@ def translate(message, lang: str | None = None) -> str:
     except (KeyError, IndexError, ValueError, AttributeError):  # a catalog out of step with the code
         return str(message)
     return josa(text) if (lang or settings.lang) == "ko" else text
+
+
+def verification_text(check, lang: str | None = None) -> str:
+    """One line for a :class:`raisus_panel.rules.verification.DiceCheck` in ``lang``: what was checked, and how it went.
+
+    Examples
+    --------
+    >>> from raisus_panel.rules.verification import DiceCheck
+    >>> verification_text(DiceCheck("contest", "c1", "Duel", "verified", 3, 9), "en")
+    'Duel: verified (3 rolls, 9 dice)'
+    """
+    problem = t(check.problem.key, lang, **check.problem.fields) if check.problem else ""
+    if check.kind == "contest":
+        label = check.name or check.scope
+    else:
+        label = t("verify.label.gm_checks" if check.private else "verify.label.checks", lang, scope=check.scope)
+    return f"{label}: " + t(check.key, lang, **{**check.fields, "problem": problem})

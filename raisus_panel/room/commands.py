@@ -16,7 +16,7 @@ from collections.abc import Callable
 from raisus_panel.rules import (
     Character, CharacterTeam, Contest, RuleError, RulesProfile, action_check, effective_tn,
 )
-from raisus_panel.rules.dice import DiceSource
+from raisus_panel.rules.dice import CommittedDice, DiceSource
 from raisus_panel.rules.errors import Phrase
 from raisus_panel.rules.recovery import recovery_gains
 from raisus_panel.rules.validation import clean_name
@@ -57,6 +57,9 @@ ARGUMENTS: dict[str, set[str]] = {
     "end_contest": {"outcome", "winner"},
     "decide_fate": {"character", "text"},
     "veto_fate": {"character"},
+    "set_client_seed": {"seed"},
+    "reveal_dice": set(),
+    "reveal_checks": set(),
 }
 
 #: Other names accepted for a command (the Contest method's name).
@@ -231,8 +234,8 @@ def plan_remove_character(state: RoomState, actor: Actor, args: dict, **_) -> li
     return [{"type": "character_removed", "character": char.to_dict()}]
 
 
-def plan_action_check(state: RoomState, actor: Actor, args: dict, *, dice: DiceSource,
-                      dry: bool = False) -> list[dict]:
+def plan_action_check(state: RoomState, actor: Actor, args: dict, *, dice: DiceSource | None,
+                      dry: bool = False, **_) -> list[dict]:
     char = _room_character(state, args.get("character"))
     cliche = char.cliche(_text(args, "cliche", _CLICHE))
     automatic, private = _flag(args, "automatic", False), _flag(args, "private", False)
@@ -243,9 +246,13 @@ def plan_action_check(state: RoomState, actor: Actor, args: dict, *, dice: DiceS
                         key="error.check.cliche_no_dice", name=char.name, cliche=cliche.name)
     if dry:
         return []
+    before = dice.next_roll
     result = action_check(cliche, args["tn"], suitability=suitability, adjustment=args.get("adjustment", 0),
                           automatic=automatic, dice=dice)
-    return [{"type": "action_checked", "character": char.uid, "check": result.to_dict(), "private": private}]
+    drawn = isinstance(dice, CommittedDice) and dice.next_roll != before
+    draw = {"scope": dice.scope, "roll": before} if drawn else None
+    return [{"type": "action_checked", "character": char.uid, "check": result.to_dict(), "private": private,
+             "draw": draw}]
 
 
 def _team(state: RoomState, spec) -> tuple[int, CharacterTeam]:
@@ -285,7 +292,9 @@ def _member_specs(lookup: Callable[[str], Character], members) -> list:
     return out
 
 
-def plan_start_contest(state: RoomState, actor: Actor, args: dict, **_) -> list[dict]:
+def plan_start_contest(state: RoomState, actor: Actor, args: dict, *, dice: DiceSource | None = None,
+                       **_) -> list[dict]:
+    """Start a contest; with committed ``dice`` its commitment follows the start (before any roll)."""
     payloads = []
     current = state.contest
     if current is not None:
@@ -308,9 +317,10 @@ def plan_start_contest(state: RoomState, actor: Actor, args: dict, **_) -> list[
         sides[side].append(team)
     profile = args.get("profile")
     profile = RulesProfile.from_dict(profile) if profile is not None else None
+    committed = dice if isinstance(dice, CommittedDice) else None
     contest = Contest(args.get("name", "Contest"), sides[0], sides[1],
-                      single_roll=_flag(args, "single_roll", False), profile=profile)
-    payloads.append({"type": "contest", "contest": contest.uid, "event": contest.events[0]})
+                      single_roll=_flag(args, "single_roll", False), profile=profile, dice=committed)
+    payloads += [{"type": "contest", "contest": contest.uid, "event": e} for e in contest.events]
     return payloads
 
 
@@ -344,12 +354,22 @@ def plan_recover(state: RoomState, actor: Actor, args: dict, **_) -> list[dict]:
     return [{"type": "recovered", "gains": gains}]
 
 
+def plan_reveal_checks(state: RoomState, actor: Actor, args: dict, *, pending: list[dict] | None = None,
+                       **_) -> list[dict]:
+    """The GM reveals the checks sessions' seeds: ``pending`` are the reveals the room can write (every
+    checks commitment of its log not yet revealed whose seed it kept), each as private as its commitment."""
+    if not pending:
+        raise RuleError("There is no committed seed to reveal.", key="error.dice.nothing_to_reveal")
+    return [dict(p) for p in pending]
+
+
 #: Commands the room plans itself (``undo`` is the room's own: it needs the whole log).
 ROOM_PLANS = {
     "join": plan_join, "set_title": plan_set_title, "create_character": plan_create_character,
     "update_character": plan_update_character, "remove_character": plan_remove_character,
     "action_check": plan_action_check, "start_contest": plan_start_contest,
     "close_contest": plan_close_contest, "open_round": plan_open_round, "recover": plan_recover,
+    "reveal_checks": plan_reveal_checks,
 }
 
 
@@ -379,13 +399,23 @@ def _member(contest: Contest, uid) -> Character:
                     uid=repr(uid))
 
 
-def prepare_contest_command(state: RoomState, name: str, args: dict) -> tuple[str, tuple, dict]:
+def client_seed_owner(actor: Actor | None) -> str:
+    """Whose client seed an actor sets: a player's is theirs (by player id), the GM's is ``gm``."""
+    return actor.player_id if actor is not None and actor.player_id else "gm"
+
+
+def prepare_contest_command(state: RoomState, name: str, args: dict,
+                            actor: Actor | None = None) -> tuple[str, tuple, dict]:
     """The current contest's method for command ``name`` and its arguments, ids mapped to objects.
 
     Returns ``(method name, positional args, keyword args)`` for ``getattr(contest, method)(...)``
-    or ``contest.why_not(method, ...)``.
+    or ``contest.why_not(method, ...)``. ``actor`` is who gives it (a client seed is their own).
     """
     contest = current_contest(state)
+    if name == "set_client_seed":
+        return "set_client_seed", (client_seed_owner(actor), args.get("seed")), {}
+    if name == "reveal_dice":
+        return "reveal_dice", (), {}
     if name == "choose":
         return "choose", (contest_unit(contest, args.get("unit")), _text(args, "cliche", _CLICHE)), {
             "appropriate": _flag(args, "appropriate", True), "approved": _flag(args, "approved", False)}
@@ -426,6 +456,7 @@ def prepare_contest_command(state: RoomState, name: str, args: dict) -> tuple[st
 CONTEST_COMMANDS = frozenset({
     "choose", "approve", "give_tickets", "roll_round", "exchange", "end_round", "volunteer",
     "assign_loss", "form_team", "disband", "drop_out", "end_contest", "decide_fate", "veto_fate",
+    "set_client_seed", "reveal_dice",
 })
 
 

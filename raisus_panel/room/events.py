@@ -14,6 +14,14 @@ epoch) and is never used to rebuild state. A contest's own events travel wrapped
     {..., "type": "contest", "contest": "<contest uid>", "event": {<the Contest's event>}}
 
 and carry their dice faces, so replaying a room needs no dice.
+
+With committed dice (a room's default) each contest commits, takes client seeds and reveals in its own
+events (``rules/events.py``); the action checks roll in *checks sessions* of their own, one public and
+one for the GM's secret rolls, each with a ``dice_committed`` event before its first check and a
+``dice_revealed`` event when the GM reveals it (``reveal_checks``). Each ``action_checked`` event
+carries ``draw``: ``{"scope", "roll"}`` (None for an automatic success, or other dice). The GM's session
+is private from its commitment to its reveal, so its seed -- which gives the faces of the secret
+rolls -- never reaches a player.
 """
 
 from __future__ import annotations
@@ -40,6 +48,8 @@ ROOM_EVENT_TYPES = (
     "round_opened",       # open: bool -- players may roll until the round is decided
     "recovered",          # gains: [{character, cliche, amount}] -- recovery outside a contest
     "undone",             # undone_cmd_id, undone_command, undone_seqs
+    "dice_committed",     # scope, commitment, scheme, first_roll, client_seeds -- a checks session's dice
+    "dice_revealed",      # scope, commitment, seed, next_roll -- its seed, revealed
 )
 
 

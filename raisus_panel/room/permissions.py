@@ -21,11 +21,12 @@ volunteer, drop_out for their own team member
 assign_loss         hand on a hit, if they play the team's leader ("leader assigns" option)
 form_team, disband  with (of) their own characters only; the GM teams up anyone
 decide_fate         when one of their characters is on the winning side
+set_client_seed     set their own client seed (mixed into the dice), before the first roll
 ==================  ======================================================================
 
 GM only: ``set_title``, ``start_contest``, ``close_contest``, ``open_round``, ``approve``,
-``give_tickets``, ``end_round``, ``end_contest``, ``veto_fate``, ``recover``, ``undo``, and the
-secret, automatic or adjusted forms of ``action_check``.
+``give_tickets``, ``end_round``, ``end_contest``, ``veto_fate``, ``recover``, ``undo``,
+``reveal_dice``, ``reveal_checks``, and the secret, automatic or adjusted forms of ``action_check``.
 
 Why ``open_round``: in Risus the GM says when a round is rolled. Rather than let any player roll at
 any moment, the GM opens the round; it closes by itself when the round is decided (or ended, or the
@@ -53,6 +54,8 @@ GM_ONLY = {
     "veto_fate": Phrase("veto a fate", "term.gm.veto_fate"),
     "recover": Phrase("restore spent dice", "term.gm.recover"),
     "undo": Phrase("undo", "term.gm.undo"),
+    "reveal_dice": Phrase("reveal the dice's seed early", "term.gm.reveal_dice"),
+    "reveal_checks": Phrase("reveal the action checks' seed", "term.gm.reveal_checks"),
 }
 
 _CHARACTER = Phrase("character", "term.character")
@@ -221,6 +224,8 @@ def _player_rules(state, actor: Actor, name: str, args: dict) -> None:
         if contest.winner is None or not any(c.owner == me for c in contest.characters(contest.winner)):
             raise PermissionDenied("Only the winners decide fates: none of your characters is on the "
                                    "winning side.", key="error.permission.winners_only")
+    elif name == "set_client_seed":
+        pass  # their own seed: the command names no one else's (the room sets it for the actor)
     else:  # a command with no rule for players is the GM's
         raise _only_the_gm(name.replace("_", " "))
 

@@ -7,10 +7,13 @@ a room gives exactly the state the live room had.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from raisus_panel.rules import Character, Contest, GruntMob
 from raisus_panel.rules.dice import DiceSource
+
+#: Makes the dice of a contest rebuilt from its events (committed dice: the room restores its seed).
+DiceFor = Callable[[list[dict]], DiceSource | None]
 
 #: Contest events after which the round is over, so players may no longer roll until the GM opens one.
 _ROUND_CLOSERS = {"contest_started", "round_ended", "contest_ended"}
@@ -23,14 +26,19 @@ class RoomState:
     :class:`~raisus_panel.rules.Contest` is rebuilt from them once, when it is first needed.
     """
 
-    def __init__(self, dice: DiceSource | None = None, reuse: dict[str, Contest] | None = None):
+    def __init__(self, dice: DiceSource | None = None, reuse: dict[str, Contest] | None = None,
+                 dice_for: DiceFor | None = None):
         self.title = ""
         self.players: dict[str, str] = {}
         self.characters: dict[str, Character] = {}
         self.past: list[dict] = []
         self.checks: list[dict] = []
         self.round_open = False
+        #: the checks sessions of committed dice, public (False) and the GM's (True): the last
+        #: ``dice_committed`` of each, with ``revealed``
+        self.check_sessions: dict[bool, dict] = {}
         self.dice = dice
+        self.dice_for = dice_for
         self._contest: Contest | None = None
         self._pending: list[dict] | None = None
         #: contest objects to rebuild in place (by uid) instead of making new ones
@@ -47,7 +55,8 @@ class RoomState:
                 self._contest = old
             else:
                 mine = {d["uid"]: self.characters[d["uid"]] for d in start["characters"]}
-                self._contest = Contest.from_events(self._pending, characters=mine, dice=self.dice)
+                dice = self.dice if self.dice is not None or self.dice_for is None else self.dice_for(self._pending)
+                self._contest = Contest.from_events(self._pending, characters=mine, dice=dice)
             self._pending = None
         return self._contest
 
@@ -174,6 +183,14 @@ def apply_event(state: RoomState, event: dict, *, live: bool = False,
         for gain in event["gains"]:
             cliche = state.characters[gain["character"]].cliche(gain["cliche"])
             cliche.current += gain["amount"]
+    elif kind == "dice_committed":
+        state.check_sessions[event["private"]] = {
+            "scope": event["scope"], "commitment": event["commitment"], "first_roll": event["first_roll"],
+            "client_seeds": dict(event["client_seeds"]), "revealed": False}
+    elif kind == "dice_revealed":
+        session = state.check_sessions.get(event["private"])
+        if session is not None and session["commitment"] == event["commitment"]:
+            session["revealed"] = True
     elif kind == "undone":  # handled by the room (it re-projects); nothing to apply
         pass
     else:  # pragma: no cover - the envelope check refuses unknown types first
@@ -206,20 +223,29 @@ def follow_events(state: RoomState, events: list[dict]) -> None:
 
 
 def effective(events: Iterable[dict]) -> list[dict]:
-    """The events that still count: without ``undone`` events and the commands they took back."""
+    """The events that still count: without ``undone`` events and the commands they took back.
+
+    A contest whose start was taken back takes its events with it (a client seed, which undo never
+    takes back, may have been set in it).
+    """
     events = list(events)
     undone = {e["undone_cmd_id"] for e in events if e["type"] == "undone"}
-    return [e for e in events if e["type"] != "undone" and e["cmd_id"] not in undone]
+    gone = {e["contest"] for e in events if e["type"] == "contest" and e["cmd_id"] in undone
+            and e["event"]["type"] == "contest_started"}
+    return [e for e in events if e["type"] != "undone" and e["cmd_id"] not in undone
+            and not (e["type"] == "contest" and e["contest"] in gone)]
 
 
 def project(events: Iterable[dict], *, dice: DiceSource | None = None,
-            pool: dict[str, Character] | None = None, contests: Iterable[Contest] = ()) -> RoomState:
+            pool: dict[str, Character] | None = None, contests: Iterable[Contest] = (),
+            dice_for: DiceFor | None = None) -> RoomState:
     """The state a room's whole log leads to.
 
     ``pool`` (uid -> character) and ``contests`` offer existing objects to rebuild in place instead
-    of new ones, so views bound to them stay bound.
+    of new ones, so views bound to them stay bound. ``dice_for`` makes a rebuilt contest's dice
+    when ``dice`` is None.
     """
-    state = RoomState(dice, reuse={c.uid: c for c in contests})
+    state = RoomState(dice, reuse={c.uid: c for c in contests}, dice_for=dice_for)
     for event in effective(events):
         apply_event(state, event, pool=pool)
     _ = state.contest  # build the contest now, so the characters show its effects

@@ -29,8 +29,9 @@ from collections.abc import Callable
 
 import param
 
-from raisus_panel.rules import Character, Contest, RuleError, SeededDice
-from raisus_panel.rules.dice import DiceSource
+from raisus_panel.rules import Character, CommittedDice, Contest, RuleError
+from raisus_panel.rules.commitment import SCHEME, next_roll_after
+from raisus_panel.rules.dice import DiceSource, new_client_seed
 from raisus_panel.rules.validation import clean_name
 
 from .commands import ROOM_PLANS, ROOM_TITLE, check_arguments, prepare_contest_command, runs_on_contest
@@ -149,14 +150,17 @@ class Room(param.Parameterized):
         True while the GM lets the players roll the current round (``open_round``). It closes by
         itself when the round is decided, ended, or the contest ends.""")
 
-    dice = param.ClassSelector(class_=DiceSource, precedence=-1, doc="""
-        Where this room's dice come from. Events keep the faces, so loading never needs it.""")
+    dice = param.ClassSelector(class_=DiceSource, default=None, allow_None=True, precedence=-1, doc="""
+        Where this room's dice come from. None (the default): committed dice -- each contest and
+        each session of action checks draws its own secret seed and publishes its commitment before
+        its first roll (:class:`~raisus_panel.rules.CommittedDice`), so anyone can verify the game
+        afterwards. Events keep the faces, so loading never needs it.""")
 
     #: How many recent command ids are remembered to make resends harmless.
     RECENT_COMMANDS = 1000
 
     def __init__(self, store: Store, room_id: str, *, dice: DiceSource | None = None, **params):
-        super().__init__(room_id=room_id, dice=dice or SeededDice(), **params)
+        super().__init__(room_id=room_id, dice=dice, **params)
         self._store = store
         self._lock = threading.RLock()
         self._subscribers: dict[int, Subscriber] = {}
@@ -164,7 +168,10 @@ class Room(param.Parameterized):
         self._events: list[dict] = []
         self._public: list[dict] = []
         self._recent: OrderedDict[str, tuple[tuple[str, str], list[dict]]] = OrderedDict()
-        self._state = RoomState(self.dice)
+        #: the checks sessions' committed dice: public (False) and the GM's secret rolls (True)
+        self._check_dice: dict[bool, CommittedDice] = {}
+        self._no_secret: set[str] = set()  # commitments whose seed the store does not have
+        self._state = RoomState(self.dice, dice_for=self._contest_dice)
         # check()'s answers for the current state: (actor key, command, arguments) -> refusal or None
         self._checked: dict[tuple, RuleError | None] = {}
         with self._lock:
@@ -318,12 +325,14 @@ class Room(param.Parameterized):
             if name == "undo":
                 self._undo_target()
             elif runs_on_contest(self._state, name, args):
-                method, pos, kw = prepare_contest_command(self._state, name, args)
+                method, pos, kw = prepare_contest_command(self._state, name, args, actor)
+                self._sync_contest_dice(self._state.contest)  # a client seed is judged on the dice in force
                 refusal = self._state.contest.why_not_error(method, *pos, **kw)
                 if refusal is not None:
                     return refusal
             else:
-                ROOM_PLANS[name](self._state, actor, args, dice=self.dice, dry=True)
+                ROOM_PLANS[name](self._state, actor, args, dice=self.dice, dry=True,
+                                 pending=self._unrevealed_checks() if name == "reveal_checks" else None)
         except RuleError as exc:
             return exc.with_traceback(None)
         return None
@@ -346,22 +355,175 @@ class Room(param.Parameterized):
             self._store.append(self.room_id, events)
 
     def _run_planned(self, actor: Actor, name: str, args: dict, command_id: str) -> list[dict]:
-        payloads = ROOM_PLANS[name](self._state, actor, args, dice=self.dice)
+        dice, before, keep = self.dice, [], None
+        if self.dice is None and name == "start_contest":
+            # committed dice of its own: every player's client seed random until they set theirs
+            dice = keep = CommittedDice(client_seeds={pid: new_client_seed() for pid in self._state.players})
+        elif self.dice is None and name == "action_check":
+            dice, before = self._checks_dice(args.get("private") is True)
+            keep = dice if before else None
+        payloads = before + ROOM_PLANS[name](self._state, actor, args, dice=dice, pending=self._unrevealed_checks())
         events = self._stamp_all(payloads, actor, name, command_id)
+        if keep is not None:
+            self._keep_secret(keep)  # durable before its commitment is
         self._commit(events)
+        if name == "action_check" and self.dice is None:
+            self._check_dice[args.get("private") is True] = dice
         for event in events:
+            if event["type"] == "dice_revealed":
+                for mine in self._check_dice.values():
+                    if mine.commitment == event["commitment"]:
+                        mine.reveal()
             apply_event(self._state, event, live=True)
         self._log(events)
         return events
 
+    # ---------------------------------------------------------------------- committed dice --
+    #: Where a room keeps the secret seeds of its commitments: its store's metadata, never its log.
+    SECRETS = "dice_secrets"
+
+    def _keep_secret(self, dice: CommittedDice) -> None:
+        commitment, seed = dice.commitment, dice.secret()
+        self._store.update_meta(self.room_id, lambda meta: {
+            **meta, self.SECRETS: {**meta.get(self.SECRETS, {}), commitment: seed}})
+
+    def _secret(self, commitment: str) -> bytes | None:
+        if commitment in self._no_secret:
+            return None
+        try:
+            seed = bytes.fromhex(self._store.room_meta(self.room_id).get(self.SECRETS, {}).get(commitment, ""))
+        except (ValueError, TypeError, AttributeError):
+            return None
+        if not seed:
+            self._no_secret.add(commitment)  # an imported room: do not ask the store again
+        return seed or None
+
+    def _contest_dice(self, contest_events: list[dict]) -> CommittedDice:
+        """The dice of a contest rebuilt from its events: its committed seed if the store kept it.
+
+        The roll counter goes on after every roll the room's log holds for it, undone ones too.
+        Without the seed (a room imported from a file) the contest commits to a new one first.
+        """
+        uid = contest_events[0]["contest"]
+        every = [e["event"] for e in self._events if e["type"] == "contest" and e["contest"] == uid]
+        after = next_roll_after(every)
+        session, seeds = None, {}
+        for event in contest_events:
+            if event["type"] == "dice_committed":
+                session, seeds = event, dict(event["client_seeds"])
+            elif event["type"] == "client_seed_set":
+                seeds[event["who"]] = event["seed"]
+            elif event["type"] == "dice_revealed" and session and event["commitment"] == session["commitment"]:
+                session = None
+        seed = session and self._secret(session["commitment"])
+        if not seed:
+            # a commitment an undo took back may have rolled: hand back its dice, so the contest
+            # reveals its seed before committing to a new one
+            revealed = {e["commitment"] for e in every if e["type"] == "dice_revealed"}
+            taken_back = [e for e in every if e["type"] == "dice_committed" and e["commitment"] not in revealed
+                          and e not in contest_events]
+            for event in reversed(taken_back):
+                seed = self._secret(event["commitment"])
+                if seed:
+                    session, seeds = event, dict(event["client_seeds"])
+                    break
+        if not seed:
+            return CommittedDice(first_roll=after)
+        dice = CommittedDice(seed, scope=session["scope"], client_seeds=seeds, first_roll=session["first_roll"])
+        dice.next_roll = max(after, dice.first_roll)
+        return dice
+
+    def _sync_contest_dice(self, contest: Contest) -> None:
+        """Before a contest command: roll on under the log's commitment, where the log left off.
+
+        On a shared store another process may have committed a new seed, or drawn rolls of the same
+        commitment and taken client seeds: the seed comes from the store, the counter and the client
+        seeds from the log, so no roll number is drawn twice.
+        """
+        if self.dice is not None or not isinstance(contest.dice, CommittedDice):
+            return
+        session = contest.dice_commitment
+        if session is None or session["revealed"]:
+            return
+        if contest.dice.commitment == session["commitment"] and not self._store.shared:
+            return  # one process: its own dice are the truth
+        restored = self._contest_dice(contest.events)
+        if restored.commitment == session["commitment"]:
+            if contest.dice.commitment == restored.commitment:
+                restored.next_roll = max(restored.next_roll, contest.dice.next_roll)
+            contest.dice = restored
+
+    def _restored_checks_dice(self) -> dict[bool, CommittedDice]:
+        """The checks sessions' dice, restored from the store's secrets where this process lacks them."""
+        for private, session in self._state.check_sessions.items():
+            mine = self._check_dice.get(private)
+            if mine is not None and mine.commitment == session["commitment"] and self._store.shared:
+                # another process may have drawn checks of this session: go on after them
+                mine.next_roll = max([mine.next_roll, *(r + 1 for r in self._check_rolls(session["scope"]))])
+            if session["revealed"] or (mine is not None and mine.commitment == session["commitment"]):
+                continue
+            seed = self._secret(session["commitment"])
+            if seed:
+                dice = CommittedDice(seed, scope=session["scope"], client_seeds=session["client_seeds"],
+                                     first_roll=session["first_roll"])
+                dice.next_roll = max([dice.first_roll, *(r + 1 for r in self._check_rolls(session["scope"]))])
+                self._check_dice[private] = dice
+        return self._check_dice
+
+    def _check_rolls(self, scope: str) -> list[int]:
+        """The roll numbers the log's checks drew in a checks session (undone ones too)."""
+        return [e["draw"]["roll"] for e in self._events
+                if e["type"] == "action_checked" and (e.get("draw") or {}).get("scope") == scope]
+
+    def _unrevealed_checks(self) -> list[dict]:
+        """A reveal for every checks commitment of the log (undone ones too) not revealed yet, whose seed is kept."""
+        revealed = {e["commitment"] for e in self._events if e["type"] == "dice_revealed"}
+        mine = {d.commitment: d for d in self._restored_checks_dice().values()}
+        out: dict[str, dict] = {}
+        for event in self._events:
+            commitment = event.get("commitment")
+            if event["type"] != "dice_committed" or commitment in revealed or commitment in out:
+                continue
+            dice = mine.get(commitment)
+            seed = dice.secret() if dice is not None else (self._secret(commitment) or b"").hex()
+            if not seed:
+                continue
+            rolls = self._check_rolls(event["scope"])
+            next_roll = dice.next_roll if dice is not None else max([event["first_roll"], *(r + 1 for r in rolls)])
+            out[commitment] = {"type": "dice_revealed", "scope": event["scope"], "commitment": commitment,
+                               "seed": seed, "next_roll": next_roll, "private": event["private"]}
+        return list(out.values())
+
+    def _checks_dice(self, private: bool) -> tuple[CommittedDice, list[dict]]:
+        """The dice of a check, and the payloads to write before it (a new session's commitment)."""
+        session = self._state.check_sessions.get(private)
+        dice = self._restored_checks_dice().get(private)
+        if session and not session["revealed"] and dice is not None and dice.commitment == session["commitment"] \
+                and not dice.revealed:
+            return dice, []
+        before = []
+        revealed = {e["commitment"] for e in self._events if e["type"] == "dice_revealed"}
+        if dice is not None and dice.rolled and dice.commitment not in revealed:
+            # its commitment was taken back by undo, but its dice were drawn: show its seed
+            before.append({"type": "dice_revealed", "scope": dice.scope, "commitment": dice.commitment,
+                           "seed": dice.secret(), "next_roll": dice.next_roll, "private": private})
+        scope = f"{'gm-checks' if private else 'checks'}-{secrets.token_hex(4)}"
+        fresh = CommittedDice(scope=scope)
+        before.append({"type": "dice_committed", "scope": scope, "commitment": fresh.commitment, "scheme": SCHEME,
+                       "first_roll": fresh.first_roll, "client_seeds": fresh.client_seeds, "private": private})
+        return fresh, before
+
     def _run_contest(self, actor: Actor, name: str, args: dict, command_id: str) -> list[dict]:
-        method, pos, kw = prepare_contest_command(self._state, name, args)
+        method, pos, kw = prepare_contest_command(self._state, name, args, actor)
         contest = self._state.contest
+        self._sync_contest_dice(contest)
         written: list[dict] = []
 
         def sink(contest_events: list[dict]) -> None:
             # Runs inside the contest's command, after it applied the events and before it returns:
             # if the store refuses, the contest rolls the command back and re-raises.
+            if self.dice is None and any(e["type"] == "dice_committed" for e in contest_events):
+                self._keep_secret(contest.dice)  # a renewed seed: durable before its commitment is
             events = self._stamp_all([{"type": "contest", "contest": contest.uid, "event": e}
                                       for e in contest_events], actor, name, command_id)
             self._commit(events)
@@ -397,7 +559,9 @@ class Room(param.Parameterized):
         self._log(events)
         contest = self._state.contest
         in_place = (contest is not None and all(e["type"] == "contest" and e["contest"] == contest.uid
-                                                and e["event"]["type"] != "contest_started" for e in target))
+                                                and e["event"]["type"] != "contest_started" for e in target)
+                    # the contest's own last command (a client seed after it is never undone)
+                    and target[-1]["event"]["seq"] == contest.events[-1]["seq"])
         if in_place:  # a contest command: the contest takes it back itself, keeping its objects
             try:
                 contest.undo()
@@ -442,7 +606,7 @@ class Room(param.Parameterized):
         """Rebuild the state from the whole log, reusing the character objects views are bound to."""
         current = self._state.built_contest
         self._state = project(self._events, dice=self.dice, pool=dict(self._state.characters),
-                              contests=[current] if current is not None else [])
+                              contests=[current] if current is not None else [], dice_for=self._contest_dice)
 
     def _heard(self, events: list[dict]) -> None:
         """Apply the events another process committed (the store's listener thread calls this).

@@ -140,7 +140,8 @@ class LocalRoom(Room):
         An SQLite file to keep the room in; None keeps it in memory.
     dice
         The dice source for contests started in the room and action checks (seeded or scripted
-        dice make a notebook repeatable). An adopted contest keeps its own dice.
+        dice make a notebook repeatable); committed dice when omitted (``Room.dice``). An adopted
+        contest keeps its own dice.
 
     Examples
     --------

@@ -38,14 +38,18 @@ STATE_BOUND = frozenset({
 
 #: Events that ``undo`` never takes back: they are not moves of the game.
 NOT_UNDONE = frozenset({"room_created", "player_joined"})
-#: Commands that ``undo`` never takes back: bringing a notebook's objects to its table is no move either.
-NOT_UNDONE_COMMANDS = frozenset({"adopt"})
+#: Commands that ``undo`` never takes back: bringing a notebook's objects to its table is no move either,
+#: nor is a player's client seed (their own entropy, mixed into the dice; see ``rules/commitment.py``).
+NOT_UNDONE_COMMANDS = frozenset({"adopt", "set_client_seed"})
 
 #: Contest events that answer a click: after one, every older click is stale, whoever made it.
 _ANSWERS = frozenset({"contest_started", "round_decided", "round_ended", "contest_ended", "volunteered",
                       "loss_assigned", "team_disbanded", "dropped_out", "fate_decided", "fate_vetoed"})
 #: Room events that change nothing a state-bound command (other than undo) is decided on.
-_UNRELATED = frozenset({"room_created", "player_joined", "title_set", "action_checked", "character_created"})
+_UNRELATED = frozenset({"room_created", "player_joined", "title_set", "action_checked", "character_created",
+                        "dice_committed", "dice_revealed"})
+#: Contest events of committed dice: they change nothing a click is decided on.
+_DICE_ONLY = frozenset({"dice_committed", "client_seed_set", "dice_revealed"})
 
 #: How a refusal says what happened, by room event type (``contest`` events: by their own type).
 _DID = {
@@ -95,6 +99,8 @@ def matters(event: dict, actor: Actor, name: str) -> bool:
     if name == "undo":
         return kind not in NOT_UNDONE and event["command"] not in NOT_UNDONE_COMMANDS
     if kind in _UNRELATED or (kind == "undone" and event["private"]):
+        return False
+    if kind == "contest" and event["event"]["type"] in _DICE_ONLY:
         return False
     if kind == "undone" or (kind == "contest" and event["event"]["type"] in _ANSWERS):
         return True

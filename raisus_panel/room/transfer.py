@@ -35,6 +35,7 @@ _CONTEST_NAME = Phrase("contest name", "term.contest_name")
 _OUTCOME = Phrase("outcome", "term.outcome")
 _FATE = Phrase("fate", "term.fate")
 _UNIT_NAME = Phrase("name", "term.name")
+_CLIENT_SEED = Phrase("client seed", "term.client_seed")
 
 
 def read_room_file(text: str | bytes, *, max_bytes: int = MAX_ROOM_FILE_BYTES) -> dict:
@@ -141,6 +142,8 @@ def _field_problem(event: dict) -> Phrase | None:
                 clean_text(inner.get("outcome"), _OUTCOME)
             elif inner.get("type") == "fate_decided":
                 clean_text(inner.get("text"), _FATE, required=True)
+            elif inner.get("type") == "client_seed_set":
+                clean_name(inner.get("seed"), _CLIENT_SEED)
         elif kind == "contest_closed" and isinstance(event.get("summary"), dict):
             summary = event["summary"]
             clean_name(summary.get("name"), _CONTEST_NAME)

@@ -9,14 +9,17 @@ from .character import Character, GruntMob
 from .check import TN_PRESETS, CheckResult, action_check, effective_tn
 from .cliche import Cliche
 from .contest import Contest
-from .dice import DiceSource, ScriptedDice, SeededDice
+from .dice import CommittedDice, DiceSource, ScriptedDice, SeededDice
 from .errors import DiceError, RuleError, SaveFileError
 from .profile import RulesProfile
 from .team import CharacterTeam
+from .verification import DiceCheck, RollProblem, verify, verify_contest
 from .validation import MAX_MOB_RATING, MAX_NAME_LENGTH, MAX_RATING
 
 __all__ = [
-    "Character", "CharacterTeam", "CheckResult", "Cliche", "Contest", "DiceError", "DiceSource",
+    "Character", "CharacterTeam", "CheckResult", "Cliche", "CommittedDice", "Contest", "DiceCheck", "DiceError",
+    "DiceSource",
     "GruntMob", "MAX_MOB_RATING", "MAX_NAME_LENGTH", "MAX_RATING", "RuleError", "RulesProfile",
-    "SaveFileError", "ScriptedDice", "SeededDice", "TN_PRESETS", "action_check", "effective_tn", "odds",
+    "RollProblem", "SaveFileError", "ScriptedDice", "SeededDice", "TN_PRESETS", "action_check", "effective_tn",
+    "odds", "verify", "verify_contest",
 ]

@@ -27,7 +27,8 @@ from .cliche import Cliche
 from .contest_log import EventLog
 from .contest_queries import ContestQueries, Unit
 from .contest_state import ContestProjection
-from .dice import DiceSource, SeededDice
+from .commitment import SCHEME
+from .dice import CommittedDice, DiceSource, SeededDice, clean_client_seed, seeds_fixed
 from .dry_run import DryRun
 from .errors import Phrase, RuleError
 from .events import make_event
@@ -165,7 +166,12 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         start = self._start_event(clean_name(name, Phrase("contest name", "term.contest_name")), side_a, side_b)
         self._events = []
         self._cmd = 0
-        self._commit_new(lambda: self._then_end(lambda: iter([start])))
+        self._commit_new(lambda: self._then_end(lambda: self._starting(start)))
+
+    def _starting(self, start: dict):
+        """The start, then the commitment of committed dice, before anything can be rolled."""
+        yield start
+        yield from self._commitment_events()
 
     # ------------------------------------------------------------------ construction and replay --
     def _start_event(self, name, side_a, side_b) -> dict:
@@ -207,7 +213,13 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
     #: The commands, by name: what :meth:`can` and :meth:`why_not` (and a room) accept.
     COMMANDS = ("choose", "approve", "give_tickets", "roll_round", "exchange", "end_round", "volunteer",
                 "assign_loss", "form_team", "disband", "drop_out", "end", "decide_fate", "veto_fate",
-                "recover", "undo")
+                "recover", "set_client_seed", "reveal_dice", "undo")
+
+    #: The commands that roll dice: committed dice are (re)committed to before their plan runs.
+    ROLLING = frozenset({"roll_round", "exchange"})
+
+    #: Committed dice this contest renewed away from (their seeds must reach the log all the same).
+    _retired: tuple = ()
 
     #: The commands still allowed once the contest has ended: the winners write fates (the GM may
     #: veto them), the GM restores spent dice, and the last command can be taken back.
@@ -234,15 +246,143 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         if self._dry_run:
             self._check_only(plan)
             return []
-        return self._commit_new(lambda: self._then_end(plan))
+        return self._commit_new(lambda: self._then_end(plan, rolls=command in self.ROLLING))
 
-    def _then_end(self, plan: Callable):
+    def _then_end(self, plan: Callable, *, rolls: bool = False):
         """The plan's events, then ``contest_ended`` if they left a side with no active unit.
 
-        A generator, so the end is judged only after the plan's events have been applied.
+        A generator, so the end is judged only after the plan's events have been applied. Before a
+        command that ``rolls``, committed dice are committed to (again, if need be); once the
+        contest has ended, their seed is revealed.
         """
+        if rolls:
+            yield from self._commitment_events()
         yield from plan()
         yield from self._check_end()
+        if self._status == "ended":
+            yield from self._reveal_events()
+
+    # ------------------------------------------------------------------------ committed dice --
+    @property
+    def dice_commitment(self) -> dict | None:
+        """The commitment in force in the log (committed dice), or None: a copy of ``commitment``,
+        ``scope``, ``first_roll``, ``client_seeds``, ``rolled`` and ``revealed``."""
+        session = self._dice_session
+        return None if session is None else {**session, "client_seeds": dict(session["client_seeds"])}
+
+    def _current_commitment(self) -> dict | None:
+        """The log's commitment in force, if this contest's dice are the ones it committed to."""
+        session, dice = self._dice_session, self.dice
+        if (session is None or session["revealed"] or not isinstance(dice, CommittedDice)
+                or dice.commitment != session["commitment"]):
+            return None
+        return session
+
+    def _commitment_events(self):
+        """``dice_committed`` before committed dice roll, if the log has no commitment they can roll under.
+
+        Fresh dice are bound to this contest. Dice whose seed was revealed (early, or by an end that
+        was undone), whose client seeds an undo changed after they rolled, or that the log does not
+        know (loaded without its secret seed) are renewed: a new seed, the roll counter going on.
+        Before renewing, the old seed is written to the log if it committed or rolled anything and the
+        log does not reveal it yet, so every die it gave can still be checked.
+        """
+        dice = self.dice
+        if self._dry_run or not isinstance(dice, CommittedDice):
+            return
+        session = self._dice_session
+        current = self._current_commitment()
+        if current is not None and not dice.revealed and (
+                not dice.rolled or dice.client_seeds == current["client_seeds"]):
+            dice.use_client_seeds(current["client_seeds"])
+            return
+        yield from self._reveal_events()
+        seeds = dict(session["client_seeds"]) if session else dice.client_seeds
+        fresh = session is None and not dice.revealed and not dice.rolled and dice.scope in (None, self.uid)
+        if fresh:
+            dice.scope = self.uid
+            dice.use_client_seeds(seeds)
+        else:
+            self._retired = (*self._retired, dice)[-8:]  # an undo may take their reveals back
+            dice = dice.renewed(scope=self.uid, client_seeds=seeds, first_roll=self._next_roll)
+            self.dice = dice
+        yield make_event("dice_committed", commitment=dice.commitment, scheme=SCHEME, scope=dice.scope,
+                         first_roll=dice.next_roll, client_seeds=dice.client_seeds)
+
+    def _reveal_event(self, dice: CommittedDice) -> dict:
+        return make_event("dice_revealed", commitment=dice.commitment, seed=dice.reveal(),
+                          next_roll=max(dice.next_roll, self._next_roll))
+
+    def _to_reveal(self) -> list[CommittedDice]:
+        """This contest's dice that committed or rolled something whose seed the log does not reveal:
+        the dice in force, and dice renewed away after an undo took their reveal back."""
+        out = []
+        for dice in [*self._retired, self.dice]:
+            if (isinstance(dice, CommittedDice) and dice.scope == self.uid and dice.commitment not in self._revealed
+                    and (dice.rolled or dice.commitment in self._commitments) and dice not in out):
+                out.append(dice)
+        return out
+
+    def _reveal_events(self):
+        for dice in self._to_reveal():
+            yield self._reveal_event(dice)
+
+    def set_client_seed(self, who: str, seed: str) -> list[dict]:
+        """A player's own entropy: ``seed`` is mixed into every die of the commitment in force.
+
+        Client seeds are fixed before the first roll of a commitment: the server committed to its
+        seed before it saw them, so it cannot steer the dice even knowing its own seed.
+
+        Parameters
+        ----------
+        who
+            Whose seed it is (a room uses the player's id).
+        seed
+            Any words or characters, one line.
+
+        Returns
+        -------
+        list of dict
+            The events the command made (copies; see ``events.py``).
+
+        Raises
+        ------
+        RuleError
+            Without committed dice (``error.dice.not_committed``), once a die of the commitment has
+            been rolled (``error.dice.seeds_fixed``), or for a seed that is not one line of text.
+        """
+        def _plan_seed():
+            name, text = clean_client_seed(who, seed)
+            current = self._current_commitment()
+            if current is None:
+                raise RuleError("These dice are not committed dice: there is no commitment to add a seed to.",
+                                key="error.dice.not_committed")
+            if current["rolled"] or self.dice.rolled:
+                raise seeds_fixed()
+            yield make_event("client_seed_set", who=name, seed=text)
+        return self._command("set_client_seed", _plan_seed)
+
+    def reveal_dice(self) -> list[dict]:
+        """The GM reveals the seed before the contest ends; the next roll commits to a new seed first.
+
+        Returns
+        -------
+        list of dict
+            The events the command made (copies; see ``events.py``).
+
+        Raises
+        ------
+        RuleError
+            When there is no unrevealed commitment of these dice (``error.dice.nothing_to_reveal``).
+        """
+        def _plan_reveal():
+            if not self._to_reveal():
+                raise RuleError("There is no committed seed to reveal.", key="error.dice.nothing_to_reveal")
+            if not self._dry_run:
+                yield from self._reveal_events()
+            else:
+                yield {"type": "dice_revealed"}
+        return self._command("reveal_dice", _plan_reveal)
 
     # --------------------------------------------------------------------------- commands: setup --
     def choose(self, unit, cliche: str, *, appropriate: bool = True, approved: bool = False) -> list[dict]:
@@ -510,6 +650,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
 
     def _decide_exchange(self, units: list[str], *, closes_round: bool) -> dict:
         specs = [self._roll_spec(u) for u in units]
+        draw = self._dice().next_roll
         attempts = []
         while True:
             rolls = [self._roll_unit(s) for s in specs]
@@ -531,7 +672,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         hits = [] if single and not self.profile.single_roll_damage else [self._hit(hit_char, self._cliche_in_use(loser["unit"], hit_char), damage)]
         return make_event("round_decided", round=self._rounds + 1, units=units, used=specs,
                           attempts=attempts, winner=win, damage=damage, hits=hits,
-                          rolloff=rolloff, closes_round=closes_round or single)
+                          rolloff=rolloff, closes_round=closes_round or single, draw=draw)
 
     def _cliche_in_use(self, unit_uid: str, char_uid: str) -> str:
         obj = self._unit(unit_uid)

@@ -240,7 +240,8 @@ class EventLog:
     # ------------------------------------------------------------------------------------ undo --
     def _undo_refusal(self) -> RuleError | None:
         """Why :meth:`undo` would be refused now, or None."""
-        return None if len(self._events) > 1 else _nothing_to_undo()
+        # the start's command (the start, and the commitment of committed dice) cannot be undone
+        return None if self._events[-1]["cmd"] != self._events[0]["cmd"] else _nothing_to_undo()
 
     def undo(self) -> list[dict]:
         """Take back the last command: every event it made.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .character import Character
 from .cliche import Cliche
+from .commitment import rolls_of
 from .events import EVENT_FIELDS
 from .team import CharacterTeam
 
@@ -63,6 +64,14 @@ class ContestProjection:
         self._last_roll = None
         self._tickets = False
         self._final: dict | None = None
+        #: the commitment in force (committed dice): commitment, scope, first_roll, client_seeds,
+        #: rolled (a roll of it is in the log), revealed
+        self._dice_session: dict | None = None
+        #: the first roll number no committed roll of the log has used
+        self._next_roll = 1
+        #: every commitment the log holds, and those it reveals
+        self._commitments: set[str] = set()
+        self._revealed: set[str] = set()
 
     def _team_from_dict(self, data: dict) -> CharacterTeam:
         members = [(self._objects[m["character"]], m["cliche"], m["appropriate"]) for m in data["members"]]
@@ -154,6 +163,7 @@ class ContestProjection:
 
     def _on_round_decided(self, event: dict) -> None:
         self._rolled = True
+        self._note_draw(event)
         self._window = None
         self._carry = [False, False]
         self._apply_hits(event["hits"])
@@ -247,6 +257,31 @@ class ContestProjection:
 
     def _on_fate_vetoed(self, event: dict) -> None:
         self._fates.pop(event["character"], None)
+
+    def _on_dice_committed(self, event: dict) -> None:
+        self._dice_session = {"commitment": event["commitment"], "scope": event["scope"],
+                              "first_roll": event["first_roll"], "client_seeds": dict(event["client_seeds"]),
+                              "rolled": False, "revealed": False}
+        self._commitments.add(event["commitment"])
+        self._next_roll = max(self._next_roll, event["first_roll"])
+
+    def _on_client_seed_set(self, event: dict) -> None:
+        if self._dice_session is None:
+            raise ValueError("a client seed before any commitment")
+        self._dice_session["client_seeds"] = {**self._dice_session["client_seeds"], event["who"]: event["seed"]}
+
+    def _on_dice_revealed(self, event: dict) -> None:
+        if self._dice_session is not None and self._dice_session["commitment"] == event["commitment"]:
+            self._dice_session["revealed"] = True
+        self._revealed.add(event["commitment"])
+        self._next_roll = max(self._next_roll, event["next_roll"])
+
+    def _note_draw(self, event: dict) -> None:
+        """A committed round: its commitment has rolled, and the counter moves past its rolls."""
+        if event.get("draw") is not None:
+            if self._dice_session is not None:
+                self._dice_session["rolled"] = True
+            self._next_roll = max(self._next_roll, event["draw"] + len(rolls_of(event)))
 
     def _on_recovered(self, event: dict) -> None:
         for g in event["gains"]:

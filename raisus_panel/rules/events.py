@@ -41,8 +41,11 @@ The fields of each type (:data:`EVENT_FIELDS`; every one is always present):
     "pool", "helpers" (uids)}``), ``attempts`` (every roll until the tie broke: a list of pairs of
     ``{"pool", "faces", "total"}``, plus ``"helper_faces"`` with the "members roll, sixes count"
     option), ``winner`` (0 or 1, an index into ``units``), ``damage`` (1 or 3), ``hits``,
-    ``rolloff`` (None, or ``{"rolls", "loser"}`` with the "members roll off" option) and
-    ``closes_round`` (False for an exchange: ``round_ended`` closes that round).
+    ``rolloff`` (None, or ``{"rolls", "loser"}`` with the "members roll off" option),
+    ``closes_round`` (False for an exchange: ``round_ended`` closes that round) and ``draw`` (the
+    number of its first roll under committed dice, None with other dice; its rolls are numbered on
+    from there in the order ``commitment.rolls_of`` lists them. Logs written before committed dice
+    have no ``draw``: read it with ``event.get("draw")``).
 ``round_ended``
     ``round`` -- the round played as exchanges is over.
 ``volunteered``
@@ -64,6 +67,19 @@ The fields of each type (:data:`EVENT_FIELDS`; every one is always present):
     ``character``.
 ``recovered``
     ``gains``: ``[{"character", "cliche", "amount"}]``.
+``dice_committed``
+    Written before any die of committed dice is rolled (after the start, and again when the seed
+    had to be renewed): ``commitment`` (SHA-256 of the secret seed, hex), ``scheme``
+    (``commitment.SCHEME``), ``scope`` (what the roll counter belongs to: the contest's uid),
+    ``first_roll`` (the number of the first roll under this seed) and ``client_seeds`` (who -> text,
+    as they stood then).
+``client_seed_set``
+    ``who``, ``seed`` -- a player's client seed, mixed into every face from the first roll on
+    (refused once a die of the commitment has been rolled).
+``dice_revealed``
+    ``commitment``, ``seed`` (the secret seed, hex: anyone can now recompute every face) and
+    ``next_roll`` (the first roll number not drawn under it: rolls taken back by undo keep their
+    numbers, so a gap in the numbers shows them).
 
 A *hit* (in ``hits`` and ``restore``) is ``{"character", "cliche", "extra", "current"}``: how many
 extra (brevet) dice and how many points of ``current`` a cliché lost. Scores never go below 0, so a
@@ -85,7 +101,7 @@ EVENT_FIELDS: dict[str, frozenset[str]] = {
     "tickets_given": frozenset({"cliche", "rating", "temporary", "brevet"}),
     "team_formed": frozenset({"side", "team"}),
     "round_decided": frozenset({"round", "units", "used", "attempts", "winner", "damage", "hits", "rolloff",
-                                "closes_round"}),
+                                "closes_round", "draw"}),
     "round_ended": frozenset({"round"}),
     "volunteered": frozenset({"team", "member", "damage", "restore", "hits"}),
     "loss_assigned": frozenset({"team", "member", "restore", "hits"}),
@@ -95,7 +111,16 @@ EVENT_FIELDS: dict[str, frozenset[str]] = {
     "fate_decided": frozenset({"character", "text"}),
     "fate_vetoed": frozenset({"character"}),
     "recovered": frozenset({"gains"}),
+    "dice_committed": frozenset({"commitment", "scheme", "scope", "first_roll", "client_seeds"}),
+    "client_seed_set": frozenset({"who", "seed"}),
+    "dice_revealed": frozenset({"commitment", "seed", "next_roll"}),
 }
+
+#: Fields added to a type after logs were first written: absent from those logs (read with ``.get``).
+ADDED_FIELDS: dict[str, frozenset[str]] = {"round_decided": frozenset({"draw"})}
+
+#: The event types of committed dice (added after the first saves were written).
+DICE_EVENT_TYPES = ("dice_committed", "client_seed_set", "dice_revealed")
 
 #: Event types, in the glossary's words.
 EVENT_TYPES = tuple(EVENT_FIELDS)

@@ -7,6 +7,8 @@ from typing import NamedTuple
 import panel as pn
 import param
 
+from raisus_panel.rules import verify_contest
+
 from . import _derive as d
 from ._base import HTML, ComponentBase, esc
 
@@ -109,7 +111,10 @@ class RoundLog(ComponentBase):
         record = []
         for e in room.log:
             if e["type"] == "contest" and e["contest"] == contest.uid:
-                if e["seq"] not in described:
+                if e["seq"] not in described and e["event"]["type"] == "dice_revealed":
+                    # checked here, in this page's session, from the log it was sent: not taken on trust
+                    described[e["seq"]] = self._describe_reveal([m["event"] for m in mine if m["seq"] <= e["seq"]])
+                elif e["seq"] not in described:
                     described[e["seq"]] = self._describe(e["event"], names, teams)
                 if described[e["seq"]] is not None:
                     heading, details = described[e["seq"]]
@@ -160,6 +165,20 @@ class RoundLog(ComponentBase):
         return f"<div class=raisus-log-entry>{html}</div>"
 
     # -- one event in words -----------------------------------------------------------------------
+    def _describe_reveal(self, events: list[dict]) -> tuple[str, list[str]]:
+        """A revealed seed, with the verification of every committed die so far (the room's log keeps
+        undone rolls too: they are checked as well)."""
+        t = self._t
+        check = verify_contest(events)
+        seed = events[-1]["seed"]
+        details = [t("log.dice_seed", seed=seed)]
+        if check.ok:
+            return t("log.dice_verified", rolls=check.rolls, dice=check.dice), details
+        if check.status == "failed":
+            problem = t(check.problem.key, **check.problem.fields)
+            return t("log.dice_failed", problem=problem), details
+        return t("log.dice_revealed"), details
+
     def _describe(self, e: dict, names: dict, teams: dict):
         t = self._t
 
@@ -230,6 +249,11 @@ class RoundLog(ComponentBase):
         if kind == "recovered":
             return t("log.recovered"), [t("log.gain", name=n(g["character"]), cliche=g["cliche"], n=g["amount"])
                                         for g in e["gains"]]
+        if kind == "dice_committed":
+            return t("log.dice_committed", first=e["first_roll"]), [t("log.dice_commitment",
+                                                                      commitment=e["commitment"])]
+        if kind == "client_seed_set":
+            return t("log.client_seed", name=self.actions.room.players.get(e["who"], e["who"])), []
         return None
 
     def _describe_round(self, e: dict, n):

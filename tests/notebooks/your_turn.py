@@ -197,6 +197,20 @@ def check_12_ipywidgets(ns):
         settings.lang = before
 
 
+def check_13_fair_dice(ns):
+    from raisus_panel.rules import verify
+
+    actions, game = ns["actions"], ns["game"]
+    _fresh(actions, game)
+    assert [e["type"] for e in game.events] == ["contest_started", "dice_committed"], "committed before any roll"
+    assert verify(game)[0].status == "unrevealed", "before the end the verify cell says: not revealed yet"
+    while game.status == "active":
+        actions.act("roll_round")
+    [check] = verify(game)
+    assert check.ok, check.message
+    assert [c.ok for c in verify(actions.room)] == [True], "the table's log verifies too"
+
+
 CHECKS = {name.removeprefix("check_"): fn for name, fn in globals().items() if name.startswith("check_")}
 
 

@@ -14,12 +14,12 @@ class Table:
     """A room with a GM, Alice and Bob (joined players) and Sam (a spectator).
 
     ``char(...)`` creates characters as the GM and returns their uid; ``act(actor, name, **args)``
-    runs a command.
+    runs a command. ``committed=True`` gives the room its default, committed dice (no script).
     """
 
-    def __init__(self, rolls=(), store=None, dice=None):
+    def __init__(self, rolls=(), store=None, dice=None, committed=False):
         self.store = store or MemoryStore()
-        self.dice = dice or ScriptedDice(rolls)
+        self.dice = None if committed else dice or ScriptedDice(rolls)
         self.room = Room.create(self.store, "Table", dice=self.dice)
         self.gm = Actor.gm()
         self.alice = self.join("Alice")

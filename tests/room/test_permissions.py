@@ -104,6 +104,11 @@ def with_dice(rolls):
     return setup
 
 
+def checked(t: Table) -> None:
+    base(t)
+    t.act(t.gm, "action_check", character=t.k, cliche="Knight", tn=10)
+
+
 @dataclass
 class Case:
     id: str
@@ -111,6 +116,7 @@ class Case:
     command: str
     args: Callable[[Table], dict]
     allowed: set
+    committed: bool = False  # the room rolls its default, committed dice
 
 
 CASES = [
@@ -171,6 +177,10 @@ CASES = [
     Case("recover_between_contests", spent, "recover", lambda t: {"character": t.k, "amount": 2}, {GM}),
     Case("close_contest", won, "close_contest", lambda t: {}, {GM}),
     Case("undo", base, "undo", lambda t: {}, {GM}),
+    Case("set_client_seed", duel, "set_client_seed", lambda t: {"seed": "three crows"}, {GM, OWNER, OTHER},
+         committed=True),
+    Case("reveal_dice", duel, "reveal_dice", lambda t: {}, {GM}, committed=True),
+    Case("reveal_checks", checked, "reveal_checks", lambda t: {}, {GM}, committed=True),
 ]
 
 
@@ -181,7 +191,7 @@ def _actor(t: Table, role: str) -> Actor:
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_permission_table(case: Case, role: str):
-    t = Table()
+    t = Table(committed=case.committed)
     case.setup(t)
     args = case.args(t)
     actor = _actor(t, role)

@@ -236,3 +236,34 @@ def test_room_limits_count_the_rooms_every_process_made(stores):
     assert len(stores[0].list_rooms()) == 3, "a refused creation writes nothing"
     keys = [k.decode() for k in stores[0]._r.keys("*")]
     assert not [k for k in keys if "10.0.0" in k], "a client's address is kept only as a hash"
+
+
+def test_committed_dice_roll_on_in_turn_on_two_processes_and_verify(stores):
+    from raisus_panel.rules import verify
+
+    a = Table(store=stores[0], committed=True)
+    b = Room.load(stores[1], a.room.room_id)  # committed dice too: the default
+    knight = a.char("Knight", a.alice, Knight=6)
+    ogre = a.char("Ogre", None, Ogre=6)
+    monk = a.char("Monk", None, Monk=3)  # rolls the action checks, out of the contest
+    a.act(a.gm, "start_contest", name="Bridge", side_a=[knight], side_b=[ogre])
+    assert eventually(lambda: b.seq == a.room.seq)
+    b.apply(a.alice, "set_client_seed", {"seed": "from b"})
+    assert eventually(lambda: b.seq == a.room.seq)
+    a.act(a.gm, "action_check", character=monk, cliche="Monk", tn=10)
+    for room in (a.room, b, a.room, b, b, a.room):  # each process rolls where the other left off
+        assert eventually(lambda: a.room.seq == b.seq)
+        if room.contest.status == "active":
+            room.apply(a.gm, "roll_round")
+        assert eventually(lambda: a.room.seq == b.seq)
+        room.apply(a.gm, "action_check", {"character": monk, "cliche": "Monk", "tn": 10})
+    assert eventually(lambda: a.room.seq == b.seq)
+    if b.contest.status == "active":
+        b.apply(a.gm, "end_contest", {"outcome": "Dawn."})
+    b.apply(a.gm, "reveal_checks")
+    assert eventually(lambda: a.room.seq == b.seq)
+    draws = [e["event"]["draw"] for e in b.log if e["type"] == "contest" and e["event"]["type"] == "round_decided"]
+    assert draws == sorted(set(draws))  # never a roll number twice, whichever process drew it
+    checks = verify(a.room.export_json())
+    assert [c.status for c in checks] == ["verified", "verified"], [c.message for c in checks]
+    assert len([e for e in b.log if e["type"] == "contest" and e["event"]["type"] == "dice_committed"]) == 1

@@ -7,7 +7,7 @@ property tests all check that what a played contest writes is what ``events.py``
 
 from __future__ import annotations
 
-from raisus_panel.rules.events import COMMON_FIELDS, EVENT_FIELDS, EVENT_VERSION, HIT_FIELDS
+from raisus_panel.rules.events import ADDED_FIELDS, COMMON_FIELDS, EVENT_FIELDS, EVENT_VERSION, HIT_FIELDS
 
 #: The nested records of the module docstring of ``events.py``.
 USED_FIELDS = frozenset({"unit", "character", "cliche", "inappropriate", "revenge", "pool", "helpers"})
@@ -27,7 +27,7 @@ def shape_problems(event: dict) -> list[str]:
         return [f"unknown type {kind!r}"]
     bad = []
     expected = COMMON_FIELDS | EVENT_FIELDS[kind]
-    if set(event) != expected:
+    if set(event) != expected and set(event) != expected - ADDED_FIELDS.get(kind, frozenset()):
         bad.append(f"{kind}: fields {sorted(set(event) ^ expected)} differ from the documented ones")
     if event.get("v") != EVENT_VERSION:
         bad.append(f"{kind}: version {event.get('v')!r}")

@@ -166,6 +166,7 @@ ARGUMENTS = {
     "disband": lambda t, k, v, s, o: (t,), "drop_out": lambda t, k, v, s, o: (s,),
     "end": lambda t, k, v, s, o: ("Stop.",), "decide_fate": lambda t, k, v, s, o: (s, "Runs home."),
     "veto_fate": lambda t, k, v, s, o: (s,), "recover": lambda t, k, v, s, o: (k,),
+    "set_client_seed": lambda t, k, v, s, o: ("knight's player", "my own luck"),
 }
 
 

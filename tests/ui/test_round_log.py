@@ -102,3 +102,45 @@ def test_the_log_is_append_only_and_says_who():
     assert any(h.startswith("Round 1") for h in headings) and not any(h.startswith("Round 2") for h in headings)
     exported = gm.room.export_json()
     assert exported.count('"round_decided"') == 2 and '"undone"' in exported  # the export keeps them
+
+
+def test_committed_dice_show_their_commitment_and_are_verified_in_the_page():
+    from raisus_panel.rules import Character, CommittedDice, Contest
+
+    game = Contest("Duel", Character("Ann", {"Fencer": 4}), Character("Bo", {"Brute": 3}), dice=CommittedDice())
+    actions = Actions.local(game)
+    log = RoundLog(actions=actions, lang="en")
+    committed = game.events[1]
+    entries = log.entries()
+    assert entries[0][0].startswith("Dice committed (from roll 1)")
+    assert entries[0][1] == [f"commitment (SHA-256 of the seed): {committed['commitment']}"]
+    assert "seed:" not in log._body.object
+    while game.status == "active":
+        actions.act("roll_round")
+    heading, details = log.entries()[0]
+    assert heading.startswith("The dice's seed is revealed · ✓ verified here:")
+    assert details == [f"seed: {game.events[-1]['seed']}"]
+    ko = RoundLog(actions=actions, lang="ko").entries()
+    assert ko[0][0].startswith("주사위 씨앗 공개 · ✓ 이 페이지에서 검증됨") and ko[-2][0].startswith("주사위 커밋")
+
+
+def test_a_tampered_log_reaching_the_page_is_shown_as_failed():
+    from raisus_panel.rules import Character, CommittedDice, Contest
+
+    game = Contest("Duel", Character("Ann", {"Fencer": 4}), Character("Bo", {"Brute": 3}), dice=CommittedDice())
+    actions = Actions.local(game)
+    while game.status == "active":
+        actions.act("roll_round")
+    room = actions.room
+    tampered = [dict(e) for e in room.log]
+    for i, e in enumerate(tampered):
+        if e["type"] == "contest" and e["event"]["type"] == "round_decided":
+            inner = {**e["event"], "attempts": [[dict(r) for r in a] for a in e["event"]["attempts"]]}
+            roll = inner["attempts"][0][0]
+            roll["faces"] = [roll["faces"][0] % 6 + 1, *roll["faces"][1:]]
+            roll["total"] = sum(roll["faces"])
+            tampered[i] = {**e, "event": inner}
+            break
+    room.log = tampered  # as if the page had been sent another log than the dice gave
+    heading, _ = RoundLog(actions=actions, lang="en").entries()[0]
+    assert heading.startswith("The dice's seed is revealed · ✗ verification failed: roll 1, die 1")

@@ -1,0 +1,94 @@
+"""``raisus verify FILE``: one line per contest, exit 0 only when every die verifies, and a clear
+message (never a traceback) for a file that is no game log."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from raisus_panel import cli
+from raisus_panel.room import Actor, MemoryStore, Room
+from raisus_panel.room.limits import MAX_ROOM_FILE_BYTES
+
+
+def played_room_file(tmp_path, *, tamper=False):
+    room = Room.create(MemoryStore(), "Tavern")
+    gm = Actor.gm()
+    for uid, name, rating in (("ann", "Ann", 4), ("bo", "Bo", 3)):
+        room.apply(gm, "create_character", {"uid": uid, "name": name, "cliches": [{"name": name, "rating": rating}]})
+    room.apply(gm, "action_check", {"character": "ann", "cliche": "Ann", "tn": 10})
+    room.apply(gm, "start_contest", {"name": "Duel", "side_a": ["ann"], "side_b": ["bo"]})
+    while room.contest.status == "active":
+        room.apply(gm, "roll_round")
+    room.apply(gm, "reveal_checks")
+    data = json.loads(room.export_json())
+    if tamper:
+        event = next(e["event"] for e in data["events"] if e["type"] == "contest" and e["event"]["type"] == "round_decided")
+        roll = event["attempts"][0][1]
+        roll["faces"][1] = roll["faces"][1] % 6 + 1
+        roll["total"] = sum(roll["faces"])
+        tamper = event["draw"] + 1
+    path = tmp_path / "room.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path, tamper
+
+
+def test_a_played_room_verifies_with_one_line_per_contest(tmp_path, capsys):
+    path, _ = played_room_file(tmp_path)
+    assert cli.main(["verify", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("Duel: verified (") and lines[1].startswith("action checks checks-")
+    assert cli.main(["verify", str(path), "--lang", "ko"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith("Duel: 검증됨 (")
+
+
+def test_a_tampered_face_fails_and_names_the_roll(tmp_path, capsys):
+    path, roll = played_room_file(tmp_path, tamper=True)
+    assert cli.main(["verify", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"Duel: FAILED: roll {roll}, die 2: the log says" in out
+    assert "action checks" in out and out.count("verified") == 1  # the checks still verify
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"{ not json", "This is not a game log (not valid JSON"),
+    (b"\xff\xfe\x00garbage", "This is not a game log (not valid JSON"),
+    (b'{"format": "raisus_panel/room", "version": 1, "events": "no"}', "neither a contest save nor a room export"),
+    (b"[" * 100_000 + b"]" * 100_000, "neither a contest save nor a room export"),
+])
+def test_a_file_that_is_no_log_gets_a_clear_message_and_exit_2(tmp_path, capsys, content, message):
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    assert cli.main(["verify", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and "Traceback" not in captured.err and captured.out == ""
+
+
+def test_a_huge_file_is_refused_before_it_is_read(tmp_path, capsys):
+    path = tmp_path / "huge.json"
+    with open(path, "wb") as f:
+        f.truncate(MAX_ROOM_FILE_BYTES + 1)  # sparse: nothing is written, nothing is read
+    assert cli.main(["verify", str(path)]) == 2
+    assert f"is at most {MAX_ROOM_FILE_BYTES} bytes" in capsys.readouterr().err
+
+
+def test_a_missing_file_and_a_file_without_dice(tmp_path, capsys):
+    assert cli.main(["verify", str(tmp_path / "none.json")]) == 2
+    assert "Cannot read" in capsys.readouterr().err
+    room = Room.create(MemoryStore(), "Empty")
+    (tmp_path / "empty.json").write_text(room.export_json(), encoding="utf-8")
+    assert cli.main(["verify", str(tmp_path / "empty.json")]) == 1
+    assert "nothing to verify" in capsys.readouterr().out
+
+
+def test_the_installed_command_runs_as_a_process(tmp_path):
+    path, _ = played_room_file(tmp_path, tamper=True)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run([sys.executable, "-m", "raisus_panel.cli", "verify", str(path)], capture_output=True,
+                          text=True, env=env, timeout=60)
+    assert done.returncode == 1 and "FAILED: roll" in done.stdout and not done.stderr
