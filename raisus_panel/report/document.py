@@ -14,11 +14,12 @@ from bokeh.resources import Resources
 
 from raisus_panel import i18n
 from raisus_panel.room.projection import effective
-from raisus_panel.rules import CharacterTeam, Contest, RuleError
+from raisus_panel.rules import CharacterTeam
 from raisus_panel.ui import ActionCheckPanel, LiveOdds, RoundLog, ScoreChart
 from raisus_panel.ui import _derive as d
 from raisus_panel.ui._base import esc
 from raisus_panel.ui._contest_text import fate_html, member_label, result_html, unit_head_html
+from raisus_panel.ui._trail import trail
 from raisus_panel.ui.live_odds import contest_chances
 
 from .sources import ContestPart, Session
@@ -71,31 +72,15 @@ def detached(fn):
 
 def odds_as_played(contest) -> dict:
     """The odds chart's rows as a page drew them during the game: each point's chances as they
-    stood when the next point came (a rebuilt LiveOdds rates every point by the contest's end).
-
-    A copy of the contest follows its log one event at a time, rated after each by the odds
-    chart's own :func:`~raisus_panel.ui.live_odds.contest_chances`.
-    """
-    rated: dict[int, object] = {}  # points in the history -> the chances after the last event that left that many
-    events = contest.events
-    then = Contest.from_events(events[:1])
-    for k in range(1, len(events) + 1):
-        if k > 1:
-            try:
-                then.follow(events[k - 1:k])
-            except RuleError:  # a log that does not continue one event at a time: replay its prefix
-                then = Contest.from_events(events[:k])
-        rated[len(then.history)] = contest_chances(then)
-
+    stood until the next point came -- the odds chart's own trail (``ui/_trail.py``)."""
     def value(p):
         return math.nan if p is None else float(p)
     rows: dict[str, list] = {"x": [], "round": [], "p_win": [], "p_next": []}
-    for i, point in enumerate(contest.history, 1):
-        chances = rated.get(i)
+    for point, at in zip(contest.history, trail(contest, contest_chances)):
         rows["x"].append(float(point["x"]))
         rows["round"].append(point["round"])
-        rows["p_win"].append(value(chances.p_win) if chances else math.nan)
-        rows["p_next"].append(value(chances.p_next) if chances else math.nan)
+        rows["p_win"].append(value(at.chances.p_win) if at.chances else math.nan)
+        rows["p_next"].append(value(at.chances.p_next) if at.chances else math.nan)
     return rows
 
 
@@ -239,7 +224,6 @@ class Document:
             score_at = charts.add(score.figure, score.source, f"raisus-score-{number}",
                                   SCORE_HEIGHT + 22 * math.ceil(len(contest.series) / 2))
             odds_fig = odds.__panel__().select(pn.pane.Bokeh)[0].object
-            odds.source.data = odds_as_played(contest)
             _move_legend(odds_fig, "right")
             odds_at = charts.add(odds_fig, odds.source, f"raisus-odds-{number}", ODDS_HEIGHT)
             record = log.record()
