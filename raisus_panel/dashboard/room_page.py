@@ -10,8 +10,8 @@ import param
 from raisus_panel.i18n import LANGUAGES
 from raisus_panel.report import report
 from raisus_panel.room import RoomSession
-from raisus_panel.ui import (ActionCheckPanel, Actions, CharacterSheet, ContestTable, ContestView, LiveOdds,
-                             PastContests, RoundLog, ScoreChart)
+from raisus_panel.ui import (ActionCheckPanel, Actions, CharacterSheet, ContestTable, ContestView, FairDice,
+                             LiveOdds, PastContests, RoundLog, ScoreChart)
 from raisus_panel.room.commands import name_key
 from raisus_panel.ui._base import HTML, ComponentBase, esc, md_esc, set_objects, style
 from raisus_panel.ui._batch import schedule_every, served
@@ -111,6 +111,8 @@ class RoomPage(ComponentBase):
             self._chart = self._component(tab, ScoreChart)
             self._odds = self._component(tab, LiveOdds)
             box.objects = [self._table, pn.Row(self._chart, self._odds, sizing_mode="stretch_width")]
+            if not watcher:  # the seed to mix in and the GM's reveal; spectators see commitments in the log
+                box.objects = [*box.objects, self._component(tab, FairDice)]
         elif tab == "log":
             # the reports: made when a button is clicked, from what this person may see
             self._report = pn.widgets.FileDownload(callback=self._contest_report_file, filename="raisus-report.html",

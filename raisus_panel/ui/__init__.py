@@ -28,6 +28,7 @@ from .actions import Actions
 from .character_sheet import CharacterSheet
 from .contest_table import ContestTable
 from .contest_view import ContestView
+from .fair_dice import FairDice
 from .live_odds import Chances, LiveOdds, contest_chances
 from .past_contests import PastContests
 from .round_log import RoundLog
@@ -36,6 +37,6 @@ from .team_builder import TeamBuilder
 
 __all__ = [
     "ActionCheckPanel", "Actions", "CJK_FONT", "Chances", "CharacterSheet", "ContestTable",
-    "ContestView", "LiveOdds", "PastContests", "RoundLog", "ScoreChart", "TeamBuilder",
+    "ContestView", "FairDice", "LiveOdds", "PastContests", "RoundLog", "ScoreChart", "TeamBuilder",
     "apply_fonts", "contest_chances", "side_color", "unit_colors",
 ]

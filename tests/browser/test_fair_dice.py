@@ -54,3 +54,65 @@ def test_the_log_shows_the_commitment_and_a_verified_mark(served, new_page, lang
     expect(log).to_contain_text(re.compile(re.escape(verified) + r"\d+"))
     expect(log).not_to_contain_text(t("log.dice_failed", lang, problem="").rstrip())
     shot_of(page.locator(".raisus-log").first, f"fair-dice-log-{lang}")
+
+
+def room_with_a_player(db: str, base: str) -> tuple[str, str, str]:
+    """A room whose contest has started (committed, nothing rolled): the GM's and Ann's links, its id."""
+    store = SQLiteStore(db)
+    try:
+        registry = RoomRegistry(store)
+        room, links = registry.create_room("Harbour", gm_name="Gina")
+        ann, ann_token = registry.join(links.player, "Ann")
+        gm = registry.open_session(links.gm)
+        gm.act("create_character", name="Olaf", owner=ann.actor.player_id, cliches=[{"name": "Viking", "rating": 4}])
+        gm.act("create_character", name="Jack", cliches=[{"name": "Pirate", "rating": 3}])
+        uids = {c.name: c.uid for c in room.characters}
+        gm.act("start_contest", name="Pier fight", side_a=[uids["Olaf"]], side_b=[uids["Jack"]])
+        return links.url("gm", base), f"{base}?token={ann_token}", room.room_id
+    finally:
+        store.close()
+
+
+def client_seeds(db: str, room_id: str) -> list[tuple[str, str]]:
+    """The client seeds the room's log holds (read from the store itself)."""
+    store = SQLiteStore(db)
+    try:
+        return [(e["event"]["who"], e["event"]["seed"]) for e in store.read(room_id)
+                if e["type"] == "contest" and e["event"]["type"] == "client_seed_set"]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_player_mixes_in_the_seed_their_browser_made_and_the_gm_reveals(served, new_page, lang):
+    server, db = served
+    gm_url, ann_url, room_id = room_with_a_player(db, f"{server.url}/dashboard")
+    ann = new_page(f"{ann_url}&lang={lang}")
+    seed = ann.locator(".raisus-client-seed input").first
+    # made by the browser's crypto.getRandomValues, not by the server
+    expect(seed).to_have_value(re.compile(r"^[0-9a-f]{32}$"), timeout=20_000)
+    made = seed.input_value()
+    ann.get_by_role("button", name=t("fair.set_seed", lang)).click()
+    expect(ann.locator(".raisus-fair-dice")).to_contain_text(t("fair.seed_done", lang, seed=made))
+    assert client_seeds(db, room_id)[-1][1] == made
+    # words of her own replace it, by keyboard
+    seed.fill("rainy tuesday")
+    seed.press("Enter")
+    ann.get_by_role("button", name=t("fair.set_seed", lang)).focus()
+    ann.keyboard.press("Enter")
+    expect(ann.locator(".raisus-fair-dice")).to_contain_text(t("fair.seed_done", lang, seed="rainy tuesday"))
+    assert client_seeds(db, room_id)[-1][1] == "rainy tuesday"
+    shot_of(ann.locator(".raisus-fair-dice").first, f"fair-dice-player-{lang}")
+    # the GM rolls, then reveals early: Ann's field is fixed, and every page's log verifies
+    gm = new_page(f"{gm_url}&lang={lang}")
+    gm.get_by_role("button", name=t("contest.roll", lang, n=1), exact=True).click()
+    reveal = gm.get_by_role("button", name=t("fair.reveal_dice", lang))
+    expect(reveal).to_be_enabled()
+    reveal.click()
+    expect(gm.locator(".raisus-fair-dice")).to_contain_text(t("fair.revealed", lang)[:20])
+    expect(seed).to_be_disabled()
+    expect(seed).to_have_value("rainy tuesday")
+    shot_of(gm.locator(".raisus-fair-dice").first, f"fair-dice-gm-{lang}")
+    ann.locator(".bk-tab", has_text=t("dashboard.tab.log", lang)).first.click()
+    verified = t("log.dice_verified", lang, rolls=999, dice=999).split("999")[0]
+    expect(ann.locator(".raisus-log").first).to_contain_text(re.compile(re.escape(verified) + r"\d+"))

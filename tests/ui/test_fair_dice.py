@@ -1,0 +1,102 @@
+"""FairDice at the table: the commitment, a player's own client seed (made in their browser), the GM's
+reveals -- each a command through the room, offered as the room answers, refused with nothing changed."""
+
+from __future__ import annotations
+
+from raisus_panel.room import Actor, RoomSession
+from raisus_panel.rules import verify
+from raisus_panel.ui import Actions, FairDice
+
+from .conftest import click
+
+BROWSER_SEED = "0123456789abcdef0123456789abcdef"
+
+
+def table():
+    """A local room on committed dice (the rooms' default): the GM, and Ann who owns Olaf."""
+    from raisus_panel.room import Room
+
+    gm = Room.local("Tavern")
+    ann = RoomSession(gm.room, Actor.player("p1", "Ann"))
+    ann.act("join", name="Ann")
+    gm.act("save_character", data={"name": "Olaf", "owner": "p1", "cliches": [{"name": "Viking", "rating": 4}]})
+    gm.act("save_character", data={"name": "Spy", "cliches": [{"name": "Spy", "rating": 3}]})
+    olaf, spy = gm.room.characters
+    return gm, ann, olaf, spy
+
+
+def start(gm, olaf, spy):
+    gm.act("start_contest", name="Duel", side_a=[olaf.uid], side_b=[spy.uid])
+    gm.act("choose", unit=olaf.uid, cliche="Viking")
+    gm.act("choose", unit=spy.uid, cliche="Spy")
+
+
+def events_of(room, kind):
+    return [e["event"] for e in room.visible_events(Actor.gm()) if e["type"] == "contest"
+            and e["event"]["type"] == kind]
+
+
+def test_a_player_mixes_in_the_seed_their_browser_made():
+    gm, ann, olaf, spy = table()
+    fair = FairDice(actions=Actions(ann), lang="en")
+    assert "When a contest starts, the server commits" in fair._status.object
+    assert fair._seed.disabled and fair._set.disabled
+    fair._browser.seed = BROWSER_SEED          # what the page's BrowserSeed sends once drawn
+    start(gm, olaf, spy)
+    commitment = gm.room.contest.dice_commitment["commitment"]
+    assert f"SHA-256 of the secret seed {commitment[:16]}…" in fair._status.object
+    assert fair._seed.value == BROWSER_SEED and not fair._seed.disabled and not fair._set.disabled
+    click(fair._set)
+    event = events_of(gm.room, "client_seed_set")[-1]
+    assert (event["who"], event["seed"]) == ("p1", BROWSER_SEED)
+    assert gm.room.contest.dice_commitment["client_seeds"]["p1"] == BROWSER_SEED
+    assert fair._info.visible and BROWSER_SEED in fair._info.object and "is mixed into the dice" in fair._info.object
+    # the first roll fixes it: the field shows the seed in force, the button says why not
+    gm.act("roll_round")
+    assert fair._seed.disabled and fair._seed.value == BROWSER_SEED and fair._set.disabled
+    assert "client seeds are fixed" in fair._set.description
+    assert "this is the seed of yours they use" in fair._help.object
+
+
+def test_words_of_their_own_and_a_seed_that_is_refused_changes_nothing():
+    gm, ann, olaf, spy = table()
+    fair = FairDice(actions=Actions(ann), lang="en")
+    start(gm, olaf, spy)
+    fair._seed.value_input = "비 오는 화요일"          # typed in the page
+    click(fair._set)
+    assert gm.room.contest.dice_commitment["client_seeds"]["p1"] == "비 오는 화요일"
+    before = len(gm.room.visible_events(Actor.gm()))
+    fair._seed.value_input = "two\nlines"
+    click(fair._set)
+    assert fair._error.visible and len(gm.room.visible_events(Actor.gm())) == before
+    assert gm.room.contest.dice_commitment["client_seeds"]["p1"] == "비 오는 화요일"
+
+
+def test_the_gm_reveals_the_dice_early_and_the_checks_seed():
+    gm, ann, olaf, spy = table()
+    fair = FairDice(actions=Actions(gm), lang="en")
+    assert not hasattr(fair, "_seed")             # the GM sets no seed of their own here
+    assert fair._reveal.disabled and fair._reveal_checks.disabled
+    start(gm, olaf, spy)
+    gm.act("roll_round")
+    assert not fair._reveal.disabled
+    click(fair._reveal)
+    assert events_of(gm.room, "dice_revealed") and "The seed is revealed" in fair._status.object
+    assert [c.status for c in verify(gm.room) if c.kind == "contest"] == ["verified"]
+    assert fair._reveal.disabled                  # nothing left to reveal until the next roll commits again
+    gm.act("action_check", character=olaf.uid, cliche="Viking", tn=10)
+    assert not fair._reveal_checks.disabled
+    click(fair._reveal_checks)
+    assert [c.status for c in verify(gm.room) if c.kind == "checks"] == ["verified"]
+    assert fair._reveal_checks.disabled
+
+
+def test_a_player_cannot_reveal_and_the_texts_are_korean_by_default():
+    gm, ann, olaf, spy = table()
+    fair = FairDice(actions=Actions(ann))
+    assert not hasattr(fair, "_reveal")
+    assert fair._card.title == "공정한 주사위" and fair._set.name == "내 씨앗 섞기"
+    start(gm, olaf, spy)
+    assert "주사위가 약속되었습니다" in fair._status.object
+    fair.lang = "en"
+    assert fair._card.title == "Fair dice" and "The dice are committed" in fair._status.object
