@@ -6,6 +6,9 @@ import panel as pn
 import param
 from panel.custom import JSComponent
 
+from raisus_panel.rules import RuleError
+
+from . import _batch
 from ._base import HTML, ComponentBase, esc, md_esc, style
 
 #: How many hex digits of a commitment the table shows (the log and the report show it whole).
@@ -42,8 +45,10 @@ class FairDice(ComponentBase):
     first roll) and, once the contest ends or the GM reveals it early, that anyone can now check every
     die. Before the first roll a player mixes a client seed of their own into the dice: the field
     holds one their browser made at random (:class:`BrowserSeed`), which they may replace with words
-    of their own, and **Mix in my seed** sets it (``set_client_seed``). Afterwards the field shows
-    the seed that was fixed. The GM reveals the contest's seed early (``reveal_dice``) or the
+    of their own, and **Mix in my seed** sets it (``set_client_seed``). On a served page the
+    browser's seed is mixed in by itself as soon as a contest commits (unless the player set one), so
+    every player's seed is their own browser's by default, never one the server picked. After the
+    first roll the field shows the seed that was fixed. The GM reveals the contest's seed early (``reveal_dice``) or the
     action checks' seed (``reveal_checks``). Buttons are offered as the room answers
     ``why_not_error``; a refusal is shown and changes nothing.
 
@@ -56,6 +61,7 @@ class FairDice(ComponentBase):
     def _build(self) -> None:
         actor = self.actions.session.actor
         self._player = bool(actor.player_id)
+        self._auto: set[str] = set()  # commitments the browser's seed was offered to by itself
         self._status = HTML(sizing_mode="stretch_width", css_classes=["raisus-fair-status"])
         rows: list = [self._status]
         if self._player:
@@ -117,10 +123,19 @@ class FairDice(ComponentBase):
             return None
         return committed["client_seeds"].get(self.actions.session.actor.player_id)
 
+    def _mixed_in(self) -> bool:
+        """Whether this player set a seed of theirs (by hand or by their browser) in this contest: a
+        renewed commitment keeps the client seeds it had."""
+        me = self.actions.session.actor.player_id
+        return any(e["type"] == "client_seed_set" and e["who"] == me for e in self.contest.events)
+
     def _show_own_seed(self, committed: dict | None) -> None:
         open_ = committed is not None and not committed["rolled"] and not committed["revealed"]
         if open_:
-            help_text = self._t("fair.seed_help")
+            mixed = self._mixed_in()
+            help_text = self._t("fair.seed_mixed" if mixed else "fair.seed_help")
+            if not mixed and _batch.served(self._doc):
+                self._schedule(self._mix_in_browser_seed)
             if not self._seed.value_input:  # the browser's seed until the person types their own
                 self._seed.value = self._browser.seed
         elif committed is not None and self._own(committed) is not None:
@@ -139,6 +154,25 @@ class FairDice(ComponentBase):
     def _on_browser_seed(self, event) -> None:
         if not self._seed.value_input and not self._seed.disabled:
             self._schedule(self._take_browser_seed)
+        if _batch.served(self._doc):
+            self._schedule(self._mix_in_browser_seed)
+
+    def _mix_in_browser_seed(self) -> None:
+        """Mix the browser's seed into a new commitment by itself: random by default, never the server's.
+
+        Once per commitment, and only while no seed of this player's is in it; a refusal (the first
+        roll came first) leaves the server's random seed for them, and changes nothing.
+        """
+        contest, seed = self.contest, self._browser.seed
+        committed = None if contest is None else contest.dice_commitment
+        if (not seed or committed is None or committed["rolled"] or committed["revealed"]
+                or committed["commitment"] in self._auto or self._mixed_in()):
+            return
+        self._auto.add(committed["commitment"])
+        try:
+            self.actions.act("set_client_seed", seed=seed)
+        except RuleError:
+            pass  # too late for this commitment: the button says why, the next contest takes it
 
     def _take_browser_seed(self) -> None:
         if not self._seed.value_input and not self._seed.disabled:

@@ -4,6 +4,7 @@ computed in the page's own session -- in English and in Korean, with screenshots
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -56,8 +57,8 @@ def test_the_log_shows_the_commitment_and_a_verified_mark(served, new_page, lang
     shot_of(page.locator(".raisus-log").first, f"fair-dice-log-{lang}")
 
 
-def room_with_a_player(db: str, base: str) -> tuple[str, str, str]:
-    """A room whose contest has started (committed, nothing rolled): the GM's and Ann's links, its id."""
+def room_with_a_player(db: str, base: str) -> tuple[str, str, str, str]:
+    """A room whose contest has started (committed, nothing rolled): the GM's and Ann's links, its id, Ann's id."""
     store = SQLiteStore(db)
     try:
         registry = RoomRegistry(store)
@@ -68,7 +69,7 @@ def room_with_a_player(db: str, base: str) -> tuple[str, str, str]:
         gm.act("create_character", name="Jack", cliches=[{"name": "Pirate", "rating": 3}])
         uids = {c.name: c.uid for c in room.characters}
         gm.act("start_contest", name="Pier fight", side_a=[uids["Olaf"]], side_b=[uids["Jack"]])
-        return links.url("gm", base), f"{base}?token={ann_token}", room.room_id
+        return links.url("gm", base), f"{base}?token={ann_token}", room.room_id, ann.actor.player_id
     finally:
         store.close()
 
@@ -86,22 +87,25 @@ def client_seeds(db: str, room_id: str) -> list[tuple[str, str]]:
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_a_player_mixes_in_the_seed_their_browser_made_and_the_gm_reveals(served, new_page, lang):
     server, db = served
-    gm_url, ann_url, room_id = room_with_a_player(db, f"{server.url}/dashboard")
+    gm_url, ann_url, room_id, ann_id = room_with_a_player(db, f"{server.url}/dashboard")
     ann = new_page(f"{ann_url}&lang={lang}")
     seed = ann.locator(".raisus-client-seed input").first
     # made by the browser's crypto.getRandomValues, not by the server
     expect(seed).to_have_value(re.compile(r"^[0-9a-f]{32}$"), timeout=20_000)
     made = seed.input_value()
-    ann.get_by_role("button", name=t("fair.set_seed", lang)).click()
-    expect(ann.locator(".raisus-fair-dice")).to_contain_text(t("fair.seed_done", lang, seed=made))
-    assert client_seeds(db, room_id)[-1][1] == made
+    # mixed in by itself, before anyone pressed anything: Ann's seed in force is her browser's
+    deadline = time.monotonic() + 20
+    while client_seeds(db, room_id) != [(ann_id, made)] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert client_seeds(db, room_id) == [(ann_id, made)]
+    expect(ann.locator(".raisus-seed-help")).to_contain_text(t("fair.seed_mixed", lang)[:30])
     # words of her own replace it, by keyboard
     seed.fill("rainy tuesday")
     seed.press("Enter")
     ann.get_by_role("button", name=t("fair.set_seed", lang)).focus()
     ann.keyboard.press("Enter")
     expect(ann.locator(".raisus-fair-dice")).to_contain_text(t("fair.seed_done", lang, seed="rainy tuesday"))
-    assert client_seeds(db, room_id)[-1][1] == "rainy tuesday"
+    assert client_seeds(db, room_id)[-1] == (ann_id, "rainy tuesday")
     shot_of(ann.locator(".raisus-fair-dice").first, f"fair-dice-player-{lang}")
     # the GM rolls, then reveals early: Ann's field is fixed, and every page's log verifies
     gm = new_page(f"{gm_url}&lang={lang}")

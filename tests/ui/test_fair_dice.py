@@ -100,3 +100,28 @@ def test_a_player_cannot_reveal_and_the_texts_are_korean_by_default():
     assert "주사위가 약속되었습니다" in fair._status.object
     fair.lang = "en"
     assert fair._card.title == "Fair dice" and "The dice are committed" in fair._status.object
+
+
+def test_the_browsers_seed_is_mixed_in_by_itself_once_and_never_over_the_players_own():
+    gm, ann, olaf, spy = table()
+    fair = FairDice(actions=Actions(ann), lang="en")
+    fair._browser.seed = BROWSER_SEED
+    fair._mix_in_browser_seed()                   # no contest yet: nothing to mix into
+    assert not events_of(gm.room, "client_seed_set")
+    start(gm, olaf, spy)
+    fair._mix_in_browser_seed()                   # what a served page runs when a contest commits
+    fair._mix_in_browser_seed()
+    assert [(e["who"], e["seed"]) for e in events_of(gm.room, "client_seed_set")] == [("p1", BROWSER_SEED)]
+    assert "your browser made it at random" in fair._help.object
+    gm.act("end_contest", outcome="Called off.")
+    gm.act("start_contest", name="Rematch", side_a=[olaf.uid], side_b=[spy.uid])
+    fair._seed.value_input = "my own words"
+    click(fair._set)
+    fair._mix_in_browser_seed()                   # the player's own seed stays
+    assert gm.room.contest.dice_commitment["client_seeds"]["p1"] == "my own words"
+    gm.act("end_contest", outcome="Called off.")
+    gm.act("start_contest", name="Third", side_a=[olaf.uid], side_b=[spy.uid])
+    gm.act("roll_round")
+    before = len(gm.room.visible_events(Actor.gm()))
+    fair._mix_in_browser_seed()                   # too late: refused quietly, nothing changed
+    assert len(gm.room.visible_events(Actor.gm())) == before and not fair._error.visible
