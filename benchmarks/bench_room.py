@@ -457,22 +457,38 @@ def run_phase(k: int, args, registry, port: int, clients: Clients, timers: Timer
     }
 
 
+def _package(filename: str) -> str:
+    """The top-level package a source file belongs to (``raisus_panel``, ``bokeh``, ``panel``...)."""
+    parts = Path(filename).parts
+    for anchor in ("site-packages", "raisus_panel"):
+        if anchor in parts:
+            i = parts.index(anchor)
+            return "raisus_panel" if anchor == "raisus_panel" else parts[i + 1] if i + 1 < len(parts) else "?"
+    return "(standard library)" if "python3" in filename else "(other)"
+
+
 def tracemalloc_phase(k: int, players: int, registry, port: int, clients: Clients) -> float:
     """Python heap per session while K sessions connect (tracemalloc; a fresh room)."""
     import tracemalloc
 
     room, links = make_room(registry)
     gc.collect()
-    tracemalloc.start()
+    tracemalloc.start(1)
     try:
         base = tracemalloc.get_traced_memory()[0]
+        before = tracemalloc.take_snapshot()
         clients.call("connect", f"ws://127.0.0.1:{port}/dashboard/ws", [t for _, t in tokens_for(k, links, players)])
         wait_for(lambda: len(room.presence) >= k, 120)
         time.sleep(0.5)
         gc.collect()
         grown = tracemalloc.get_traced_memory()[0] - base
+        by_package: Counter = Counter()
+        for stat in tracemalloc.take_snapshot().compare_to(before, "filename"):
+            by_package[_package(stat.traceback[0].filename)] += stat.size_diff
     finally:
         tracemalloc.stop()
+    print(f"Python heap per session by package (tracemalloc, {k} sessions): "
+          + ", ".join(f"{name} {size / k / 1024:.0f} KB" for name, size in by_package.most_common(6)))
     clients.call("close")
     wait_for(lambda: not room.presence, 15)
     return grown / k

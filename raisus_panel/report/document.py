@@ -15,10 +15,11 @@ from bokeh.resources import Resources
 from raisus_panel import i18n
 from raisus_panel.room.projection import effective
 from raisus_panel.rules import CharacterTeam
-from raisus_panel.ui import ActionCheckPanel, LiveOdds, RoundLog, ScoreChart
+from raisus_panel.ui import ActionCheckPanel, LiveOdds, RoundLog, ScoreChart, unit_colors
 from raisus_panel.ui import _derive as d
 from raisus_panel.ui._base import esc
-from raisus_panel.ui._contest_text import fate_html, member_label, result_html, unit_head_html
+from raisus_panel.ui._contest_text import (CONTEST_CSS, fate_html, member_label, result_html, roll_table_html,
+                                          unit_head_html)
 from raisus_panel.ui._trail import trail
 from raisus_panel.ui.live_odds import contest_chances
 
@@ -32,7 +33,8 @@ ODDS_HEIGHT = 150
 
 
 def _css() -> str:
-    return resources.files(__package__).joinpath("report.css").read_text(encoding="utf-8")
+    """The dashboard's look of dice, units and bars, then the document's own (which wins where both speak)."""
+    return CONTEST_CSS + resources.files(__package__).joinpath("report.css").read_text(encoding="utf-8")
 
 
 def _bokehjs() -> str:
@@ -262,6 +264,7 @@ class Document:
         start = {c["uid"]: c for c in contest.events[0].get("characters", [])} if contest.events else {}
         players = self.session.players
         sides = []
+        colors = unit_colors(contest)  # the chart lines' colours, as on the dashboard's cards
         for i, side in enumerate(contest.sides):
             units = []
             for u in side:
@@ -274,7 +277,8 @@ class Document:
                     if owner:
                         head += f"<br><span class=soft>{esc(t('report.player', name=owner))}</span>"
                 items = "".join(f"<li>{line}</li>" for line in lines)
-                units.append(f"<div class=unit>{head}<ul class=cliches>{items}</ul></div>")
+                color = colors.get(u.uid, "#8c959f")
+                units.append(f"<div class=unit style=--unit:{color}>{head}<ul class=cliches>{items}</ul></div>")
             sides.append(f"<div class='side s{i}'><h4>{esc(t(f'side.{i}'))}</h4>{''.join(units)}</div>")
         note = f"<p class=soft><small>{esc(t('report.dice_note'))}</small></p>"
         return f"<div class=sides>{''.join(sides)}</div>{note}"
@@ -309,18 +313,5 @@ class Document:
         used, attempts = e["used"], e["attempts"]
         # the round log's details: one line per unit rolling, one per attempt, then the verdict
         rolls, rest = entry.details[:len(used)], entry.details[len(used) + len(attempts):]
-        head = ""
-        if len(attempts) > 1:
-            cells = "".join(f"<th>{esc(t('report.attempt', n=n))}"
-                            + (f" <span class=tie>{esc(t('roll.tie'))}</span>" if a["total"] == b["total"] else "")
-                            + "</th>" for n, (a, b) in enumerate(attempts, 1))
-            head = f"<tr><th></th>{cells}</tr>"
-        rows = []
-        for side in range(len(used)):
-            cells = "".join(
-                "<td>" + "".join(f"<span class=die>{int(f)}</span>" for f in attempt[side]["faces"])
-                + f" <span class=total>= {int(attempt[side]['total'])}</span></td>" for attempt in attempts)
-            won = " class=won" if side == e["winner"] else ""
-            rows.append(f"<tr{won}><td>{esc(rolls[side])}</td>{cells}</tr>")
         verdict = "".join(f"<li>{esc(line)}</li>" for line in rest)
-        return f"<table class=dice>{head}{''.join(rows)}</table><ul>{verdict}</ul>"
+        return f"{roll_table_html(e, rolls, t)}<ul>{verdict}</ul>"

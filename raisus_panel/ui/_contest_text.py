@@ -11,6 +11,61 @@ from raisus_panel.rules import CharacterTeam
 
 from . import _derive as d
 from ._base import esc, team_pool_text
+from ._charts import unit_colors
+
+#: How the contest's words look wherever they are shown (the table's and the view's panes): a unit's
+#: card edged in its chart line's colour, its dice left as a bar, a unit that is out greyed and marked in
+#: words, and dice drawn as dice with sixes standing out. Colour never carries meaning alone.
+CONTEST_CSS = """
+.raisus-unit { border: 1px solid #d0d7de; border-left: 6px solid var(--unit, #8c959f); border-radius: 6px;
+  padding: 4px 8px; margin: 5px 0; }
+.raisus-unit.out { border-left-style: dashed; background: #f6f8fa; color: #57606a; }
+.swatch { display: inline-block; width: .8em; height: .8em; border-radius: 50%; background: var(--unit, #8c959f);
+  margin-right: .35em; vertical-align: baseline; }
+.out .name { text-decoration: line-through; }
+.badge { display: inline-block; padding: 0 .45em; border-radius: 4px; font-size: 12px; font-weight: 600;
+  border: 1px solid currentColor; margin-left: .3em; }
+.badge.out { color: #a40e26; }
+.bar { display: inline-block; width: 7em; height: .6em; border: 1px solid #8c959f; border-radius: 3px;
+  vertical-align: middle; margin-right: .4em; overflow: hidden; background: #fff; }
+.bar span { display: block; height: 100%; background: var(--unit, #57606a); }
+table.dice { border-collapse: collapse; margin: 4px 0; }
+table.dice td, table.dice th { padding: 3px 8px 3px 0; text-align: left; vertical-align: middle; }
+table.dice th { font-weight: 600; font-size: 12px; color: #57606a; }
+table.dice tr.won td:first-child { font-weight: 700; }
+.die, .die6 { display: inline-block; min-width: 1.7em; height: 1.7em; line-height: 1.55em; text-align: center;
+  border: 1.5px solid #24292f; border-radius: 5px; margin: 1px 3px 1px 0; font-weight: 700; background: #fff;
+  color: #24292f; }
+.die6 { background: #1a7f37; border-color: #1a7f37; color: #fff; }
+.total { font-weight: 700; margin-left: .2em; }
+.tie { display: inline-block; padding: 0 .4em; border-radius: 4px; background: #fff8c5; color: #6f4e00;
+  border: 1px solid #d4a72c; font-size: 12px; font-weight: 600; }
+.verdict { font-weight: 700; }
+"""
+
+
+def dice_html(faces) -> str:
+    """Dice drawn as dice: a box per face, sixes filled (and still a 6 in words: colour is not alone)."""
+    return "".join(f"<span class=die{6 if int(f) == 6 else ''}>{int(f)}</span>" for f in faces)
+
+
+def roll_table_html(event, labels, t) -> str:
+    """A decided round's dice: a row per side labelled ``labels[side]``, a column per attempt (a tie
+    marked in words, then rolled again), each with its dice and total; the winner's row in bold."""
+    attempts = event["attempts"]
+    head = ""
+    if len(attempts) > 1:
+        cells = "".join(f"<th>{esc(t('roll.attempt_n', n=n))}"
+                        + (f" <span class=tie>{esc(t('roll.tie'))}</span>" if a["total"] == b["total"] else "")
+                        + "</th>" for n, (a, b) in enumerate(attempts, 1))
+        head = f"<tr><th></th>{cells}</tr>"
+    rows = []
+    for side, label in enumerate(labels):
+        cells = "".join(f"<td>{dice_html(attempt[side]['faces'])}<span class=total>= {int(attempt[side]['total'])}"
+                        "</span></td>" for attempt in attempts)
+        won = " class=won" if side == event["winner"] else ""
+        rows.append(f"<tr{won}><td>{esc(label)}</td>{cells}</tr>")
+    return f"<table class=dice>{head}{''.join(rows)}</table>"
 
 
 def unit_status(contest, u, t) -> str:
@@ -31,10 +86,37 @@ def unit_kind(u, t) -> str:
     return t("kind.grunt_mob") if d.is_mob(u) else t("kind.character")
 
 
-def unit_head_html(contest, u, t) -> str:
-    """A unit's card head: name, kind and status; a team's leader, pool and revenge bonus; an
-    individual's pool; whether it waits for the GM's approval."""
-    bits = [f"<b>{esc(u.name)}</b> <small>({esc(unit_kind(u, t))} · {esc(unit_status(contest, u, t))})</small>"]
+def unit_out(contest, u) -> bool:
+    """Whether a unit is out of the fight (defeated, dropped out, or a broken team)."""
+    return not contest.is_active(u.uid)
+
+
+def unit_open_tag(contest, u, colors: dict | None = None) -> str:
+    """The opening ``<div>`` of a unit's card: edged in its chart line's colour, greyed when out."""
+    color = (unit_colors(contest) if colors is None else colors).get(u.uid, "#8c959f")
+    # no quotes where none are needed: Panel sends HTML entity-escaped, where each quote costs six bytes
+    cls = "'raisus-unit out'" if unit_out(contest, u) else "raisus-unit"
+    return f"<div class={cls} style=--unit:{color}>"
+
+
+def dice_left_html(contest, u, t) -> str:
+    """A character's or mob's dice left in the cliché it rolls, as a bar and in words ("3/4 dice")."""
+    cliche = contest.chosen(u.uid)
+    if cliche is None or isinstance(u, CharacterTeam) or not cliche.rating:
+        return ""
+    share = max(0, min(100, round(100 * cliche.current / cliche.rating)))
+    words = esc(t("contest.dice_left", n=cliche.current, of=cliche.rating))
+    return f"<span class=bar aria-hidden=true><span style=width:{share}%></span></span>{words}"
+
+
+def unit_head_html(contest, u, t, color: str | None = None) -> str:
+    """A unit's card head: its colour, name, kind and status (a unit that is out says so, in words); a
+    team's leader, pool and revenge bonus; an individual's dice left and pool; whether it waits for the
+    GM's approval. ``color`` sets the unit's colour here (else the card around it sets it)."""
+    out = unit_out(contest, u)
+    badge = f"<span class='badge out'>{esc(t('contest.out'))}</span>" if out else ""
+    bits = [f"<span class=swatch></span><b class=name>{esc(u.name)}</b>{badge} "
+            f"<small>({esc(unit_kind(u, t))} · {esc(unit_status(contest, u, t))})</small>"]
     if isinstance(u, CharacterTeam):
         sixes = contest.profile.team_dice == "member_sixes"
         bits.append(esc(t("team.leader_is", name=u.leader.name)) + " · " + esc(team_pool_text(u, t, sixes=sixes)))
@@ -42,11 +124,16 @@ def unit_head_html(contest, u, t) -> str:
             bits.append(f"<b>{esc(t('team.revenge_armed'))}</b>")
         if u.inappropriate:
             bits.append(esc(t("contest.team_inappropriate")))
-    elif contest.chosen(u.uid) is not None and contest.is_active(u.uid):
-        bits.append(esc(t("contest.pool", n=contest.pool(u.uid))))
+    else:
+        left = dice_left_html(contest, u, t)
+        if contest.chosen(u.uid) is not None and contest.is_active(u.uid):
+            left += (" · " if left else "") + esc(t("contest.pool", n=contest.pool(u.uid)))
+        if left:
+            bits.append(left)
     if contest.needs_approval(u.uid):
         bits.append(f"<b>{esc(t('contest.awaits_approval'))}</b>")
-    return "<br>".join(bits)
+    html = "<br>".join(bits)
+    return f"<div style=--unit:{color}>{html}</div>" if color else html
 
 
 def member_label(team, m, t) -> str:
@@ -75,25 +162,18 @@ def header_html(contest, t) -> str:
 
 
 def last_roll_html(contest, t) -> str:
-    """Every attempt of the last roll (ties marked), the winner and the hits; empty before any roll."""
+    """The last roll as dice: every attempt (ties marked, then rolled again), the winner and the hits
+    in words; empty before any roll."""
     event = contest.last_roll
     if not event:
         return ""
     names = d.names(contest)
     who = [names.get(u, u) for u in event["units"]]
-    lines = []
-    for i, attempt in enumerate(event["attempts"], 1):
-        a, b = attempt
-        text = t("roll.attempt", n=i, a=who[0], fa=", ".join(map(str, a["faces"])), ta=a["total"],
-                 b=who[1], fb=", ".join(map(str, b["faces"])), tb=b["total"])
-        if a["total"] == b["total"]:
-            text += " — " + t("roll.tie")
-        lines.append(f"<li>{esc(text)}</li>")
     verdict = t("roll.winner", round=event["round"], name=who[event["winner"]])
     hits = "; ".join(t("roll.hit", name=names.get(h["character"], h["character"]), cliche=h["cliche"],
                        n=h["current"] + h["extra"]) for h in event["hits"])
-    detail = esc(verdict) + (f"<br>{esc(hits)}" if hits else "")
-    return (f"<div class=raisus-last-roll><b>{esc(t('roll.title'))}</b><ol>{''.join(lines)}</ol>"
+    detail = f"<span class=verdict>{esc(verdict)}</span>" + (f"<br>{esc(hits)}" if hits else "")
+    return (f"<div class=raisus-last-roll><b>{esc(t('roll.title'))}</b>{roll_table_html(event, who, t)}"
             f"{detail}</div>")
 
 

@@ -83,7 +83,7 @@ class ContestTable(ComponentBase):
         self._tickets = pn.widgets.Button(**style(outline=True))
         self._tickets.on_click(lambda e: self._run("give_tickets", name=self._ticket_name.value or None))
         self._ticket_box = pn.Row(self._ticket_name, self._tickets)
-        self._last_roll = HTML(sizing_mode="stretch_width")
+        self._last_roll = HTML(sizing_mode="stretch_width", stylesheets=[text.CONTEST_CSS])
         # the end
         self._result = HTML(sizing_mode="stretch_width")
         self._fates_box = pn.Column(sizing_mode="stretch_width")
@@ -241,7 +241,8 @@ class ContestTable(ComponentBase):
         if card is not None and card["team"] == isinstance(u, CharacterTeam):
             return card
         uid = u.uid
-        card = {"team": isinstance(u, CharacterTeam), "head": HTML(sizing_mode="stretch_width"),
+        card = {"team": isinstance(u, CharacterTeam),
+                "head": HTML(sizing_mode="stretch_width", stylesheets=[text.CONTEST_CSS]),
                 "approve": pn.widgets.Button(**style("warning", outline=True))}
         card["approve"].on_click(lambda e: self._run("approve", unit=uid))
         if card["team"]:
@@ -259,8 +260,7 @@ class ContestTable(ComponentBase):
             body = [card["head"], pn.Row(card["cliche"], card["inappropriate"])]
             if self._gm:
                 body.append(card["approve"])
-        card["view"] = pn.Column(*body, styles={"border": "1px solid #ddd", "border-radius": "6px"},
-                                 margin=(5, 5), sizing_mode="stretch_width")
+        card["view"] = pn.Column(*body, margin=(5, 5), sizing_mode="stretch_width")
         self._cards[uid] = card
         self._relabel_card(card)
         return card
@@ -331,7 +331,14 @@ class ContestTable(ComponentBase):
             card["inappropriate"].disabled = not can_choose
         card["approve"].visible = contest.needs_approval(uid)
         self._offer(card["approve"], "approve", unit=uid)
-        card["head"].object = text.unit_head_html(contest, u, t)
+        # edged in the unit's chart colour; a unit that is out is dashed and greyed (and says so in words)
+        color = text.unit_colors(contest).get(uid, "#8c959f")
+        card["head"].object = text.unit_head_html(contest, u, t, color)
+        styles = {"border": "1px solid #d0d7de", "border-radius": "6px", "padding-left": "4px",
+                  "border-left": f"6px {'dashed' if text.unit_out(contest, u) else 'solid'} {color}",
+                  "background": "#f6f8fa" if text.unit_out(contest, u) else "transparent"}
+        if card["view"].styles != styles:
+            card["view"].styles = styles
         return card["view"]
 
     # -- refresh ----------------------------------------------------------------------------------

@@ -9,11 +9,8 @@ from raisus_panel.rules import CharacterTeam
 from . import _contest_text as text
 from . import _derive as d
 from ._base import HTML, ComponentBase, esc
+from ._charts import unit_colors
 from ._shared import contest_state, once_per_change
-
-
-#: Each unit as a card, like the table's.
-_UNIT_CSS = ".raisus-unit { border: 1px solid #ddd; border-radius: 6px; padding: 4px 8px; margin: 5px 0; }"
 
 
 class ContestView(ComponentBase):
@@ -33,8 +30,8 @@ class ContestView(ComponentBase):
     def _build(self) -> None:
         # few panes (each holds a few models per page) but apart where they change on their own
         self._header = HTML(sizing_mode="stretch_width")
-        self._sides = [HTML(sizing_mode="stretch_width", stylesheets=[_UNIT_CSS]) for _ in (0, 1)]
-        self._last_roll = HTML(sizing_mode="stretch_width")
+        self._sides = [HTML(sizing_mode="stretch_width", stylesheets=[text.CONTEST_CSS]) for _ in (0, 1)]
+        self._last_roll = HTML(sizing_mode="stretch_width", stylesheets=[text.CONTEST_CSS])
         self._result = HTML(sizing_mode="stretch_width")
         self._fates = HTML(sizing_mode="stretch_width")
         self._layout = pn.Column(self._header, pn.Row(*self._sides, sizing_mode="stretch_width"), self._last_roll,
@@ -60,7 +57,8 @@ class ContestView(ComponentBase):
     def _texts(self, contest) -> tuple[str, ...]:
         """The panes' HTML: header, both sides, last roll, result, fates."""
         t = self._t
-        sides = tuple(f"<h4>{esc(t(f'side.{s}'))}</h4>" + "".join(self._unit_html(contest, u) for u in side)
+        colors = unit_colors(contest)
+        sides = tuple(f"<h4>{esc(t(f'side.{s}'))}</h4>" + "".join(self._unit_html(contest, u, colors) for u in side)
                       for s, side in enumerate(contest.sides))
         names = d.names(contest)
         fates = "".join(f"<p><b>{esc(names.get(uid, uid))}</b>: {text.fate_html(contest, uid, t)}</p>"
@@ -68,7 +66,7 @@ class ContestView(ComponentBase):
         return (text.header_html(contest, t), *sides, text.last_roll_html(contest, t), text.result_html(contest, t),
                 fates)
 
-    def _unit_html(self, contest, u) -> str:
+    def _unit_html(self, contest, u, colors: dict) -> str:
         body = text.unit_head_html(contest, u, self._t)
         if isinstance(u, CharacterTeam):
             body += "<ul>" + "".join(f"<li>{esc(text.member_label(u, m, self._t))}</li>" for m in u.members) + "</ul>"
@@ -77,5 +75,4 @@ class ContestView(ComponentBase):
             if chosen is not None:
                 flag = f" · {esc(self._t('contest.inappropriate'))}" if contest.is_inappropriate(u.uid) else ""
                 body += f"<br>{esc(self._t('contest.cliche'))}: {esc(chosen.label)}{flag}"
-        # no quotes: Panel sends HTML entity-escaped, where each quote costs six bytes
-        return f"<div class=raisus-unit>{body}</div>"
+        return f"{text.unit_open_tag(contest, u, colors)}{body}</div>"

@@ -11,6 +11,7 @@ from raisus_panel.cli import main
 from raisus_panel.report import read_file, report
 from raisus_panel.room import Actor
 from raisus_panel.rules import Character, Contest, RuleError, ScriptedDice
+from raisus_panel.ui._contest_text import dice_html
 
 from .conftest import EVIL
 
@@ -21,7 +22,7 @@ def sections(html: str) -> list[str]:
 
 
 def dice(faces) -> str:
-    return "".join(f"<span class=die>{f}</span>" for f in faces)
+    return dice_html(faces)
 
 
 def test_what_people_typed_is_text(played):
@@ -103,13 +104,13 @@ def test_a_contest_and_its_save():
     assert "contest report" in html and "&lt;b&gt;Duel&lt;/b&gt;" in html and EVIL not in html
     assert dice([6, 6, 6, 6]) in html and dice([1]) in html
     assert game.events == events and game.status == "ended"  # reported from a copy
-    assert read_file(game.to_json(), "en").html().count("<span class=die>") == html.count("<span class=die>")
+    assert read_file(game.to_json(), "en").html().count("<span class=die") == html.count("<span class=die")
 
 
 def test_a_room_export_reads_as_the_room(played):
     from_file = read_file(played.room.export_json(), "en").html()
     live = report(played.room, "en").html()
-    assert sections(from_file)[0].count("<span class=die>") == sections(live)[0].count("<span class=die>")
+    assert sections(from_file)[0].count("<span class=die") == sections(live)[0].count("<span class=die")
     assert EVIL not in from_file and "&lt;b&gt;Ann&lt;/b&gt;" in from_file
 
 

@@ -8,6 +8,7 @@ from raisus_panel.i18n import t
 from raisus_panel.rules import Character, CharacterTeam, Contest, ScriptedDice
 from raisus_panel.ui import Actions, ContestTable
 from raisus_panel.ui._base import hint
+from raisus_panel.ui._contest_text import dice_html
 
 from .conftest import click, duel, free_trio_vs_ogre, rats, team_vs_ogre
 from .test_components import visible_texts, walk
@@ -33,9 +34,9 @@ def test_a_tie_shows_every_attempt_of_the_last_roll():
     table = ContestTable(actions=actions, lang="en")
     click(table._roll)
     html = table._last_roll.object
-    assert html.count("<li>") == 2
-    assert "[3, 3, 3, 3] = 12" in html and "[4, 4, 4] = 12" in html and "tie" in html
-    assert "[1, 1, 1, 1] = 4" in html and "[2, 2, 2] = 6" in html
+    assert html.count("<th>Attempt") == 2 and html.count("<span class=tie>tie, rolled again</span>") == 1
+    assert dice_html([3, 3, 3, 3]) + "<span class=total>= 12" in html and dice_html([4, 4, 4]) + "<span class=total>= 12" in html
+    assert dice_html([1, 1, 1, 1]) + "<span class=total>= 4" in html and dice_html([2, 2, 2]) + "<span class=total>= 6" in html
     assert viking.cliche("Viking").current == 3 and contest.round == 1
 
 

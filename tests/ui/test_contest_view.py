@@ -12,6 +12,7 @@ from raisus_panel.room import Actor, RoomSession
 from raisus_panel.rules import Character, CharacterTeam, Contest, ScriptedDice
 from raisus_panel.ui import ContestTable, ContestView, Actions
 from raisus_panel.ui._base import hint
+from raisus_panel.ui._contest_text import dice_html
 
 from .conftest import click, duel, room_for_two, team_vs_ogre
 from .test_components import walk
@@ -34,7 +35,7 @@ def test_a_view_has_no_controls_and_follows_the_contest():
     contest.choose(pirate, "Pirate")
     assert "Rolls 4 dice" in view._sides[0].object and "Rolls 3 dice" in view._sides[1].object
     contest.roll_round()
-    assert "6, 5, 1, 1" in view._last_roll.object and "4, 4, 4" in view._last_roll.object
+    assert dice_html([6, 5, 1, 1]) in view._last_roll.object and dice_html([4, 4, 4]) in view._last_roll.object
     assert "Rolls 2 dice" in view._sides[1].object  # the pirate lost a die
     assert "next: round 2" in view._header.object
 

@@ -8,6 +8,7 @@ from raisus_panel.dashboard import RoomPage
 from raisus_panel.room import Actor, RoomSession
 from raisus_panel.ui import ContestView, LiveOdds
 from raisus_panel.ui import live_odds
+from raisus_panel.ui._contest_text import dice_html
 from raisus_panel.ui._shared import _kept, once_per_change
 
 from .conftest import duel, room_for_two
@@ -39,7 +40,7 @@ def test_spectator_views_of_one_contest_render_it_once_per_change_and_language(m
     # every view shows the state after the last change, in its own language
     assert len({html(v) for v in english}) == 1 and len({html(v) for v in korean}) == 1
     assert html(english[0]) != html(korean[0])
-    assert "6, 5, 1, 1" in html(english[0]) and "Rolls 2 dice" in english[-1]._sides[1].object
+    assert dice_html([6, 5, 1, 1]) in html(english[0]) and "Rolls 2 dice" in english[-1]._sides[1].object
     fresh = ContestView(actions=actions, lang="en")
     assert html(fresh) == html(english[0])  # a late page gets the same text, computed before
 
