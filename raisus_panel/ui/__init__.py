@@ -33,9 +33,10 @@ from .past_contests import PastContests
 from .round_log import RoundLog
 from .score_chart import ScoreChart
 from .team_builder import TeamBuilder
+from .what_now import WhatNow
 
 __all__ = [
     "ActionCheckPanel", "Actions", "CJK_FONT", "Chances", "CharacterSheet", "ContestTable",
-    "ContestView", "LiveOdds", "PastContests", "RoundLog", "ScoreChart", "TeamBuilder",
+    "ContestView", "LiveOdds", "PastContests", "RoundLog", "ScoreChart", "TeamBuilder", "WhatNow",
     "apply_fonts", "contest_chances", "side_color", "unit_colors",
 ]
