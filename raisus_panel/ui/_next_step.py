@@ -110,7 +110,7 @@ def _volunteer(actions, contest) -> Step | None:
     mine = [m for m in team.members if _ok(actions, "volunteer", member=m.uid)]
     if mine:
         return Step("what_now.you.volunteer", {"team": team.name}, "volunteer", {"member": mine[0].uid})
-    return Step("what_now.watch.volunteer", {"team": team.name})
+    return None  # not this player's team: their next step is the round's
 
 
 def _active(contest) -> list:
@@ -187,7 +187,7 @@ def _round(actions, contest) -> Step:
     note = _revenge_note(contest)
     gm = actions.role == "gm"
     players_roll = gm and any(_owner_is_a_player(actions, u) for u in d.units(contest))
-    if _exchanges(contest):
+    if _exchanges(contest) or contest.exchanges_this_round:  # exchanges played: the round ends by end_round
         refusal = None
         for a, b in _pairs(contest):
             args = {"attacker": a.uid, "target": b.uid}
