@@ -62,7 +62,7 @@ def agree(page, actions) -> tuple[str, str]:
         assert actions.why_not_error(step.command, **step.args) is None, (step, english)
         assert "raisus-what-now mine" in what_now._line.object and "▶" in what_now._line.object
     else:
-        assert "mine" not in what_now._line.object and "⏳" in what_now._line.object
+        assert "mine" not in what_now._line.object and "▷" in what_now._line.object
     waits = step.key.split(".")[1] in ("wait", "you", "watch")
     if isinstance(page, ContestTable) and actions.contest is not None and not step.mine and waits:
         for button in (page._roll, page._exchange):  # it says wait: this page cannot roll
