@@ -142,8 +142,12 @@ def _approve_or_choose(actions, contest) -> Step | None:
     return None
 
 
-def _waiting_for(contest, refusal: RuleError, n: int, mine: set[str]) -> Step:
-    """What a refused roll (or exchange) says this person waits for."""
+def _waiting_for(refusal: RuleError, n: int) -> Step:
+    """What a refused roll (or exchange) says this person waits for.
+
+    A player's own inappropriate cliché, and the GM's approvals, were asked about before the roll:
+    an approval the roll still waits for is someone else's, the GM's to give.
+    """
     key, fields = refusal.key, refusal.fields
     if key == "error.permission.round_closed":
         return Step("what_now.wait.open_round", {"n": n})
@@ -152,9 +156,7 @@ def _waiting_for(contest, refusal: RuleError, n: int, mine: set[str]) -> Step:
     if key == "error.contest.choose_cliche":
         return Step("what_now.wait.choose", {"name": fields["name"]})
     if key == "error.contest.needs_approval":
-        unit = next((u for u in d.units(contest) if u.name == fields["name"]), None)
-        whose = "what_now.you.wait_approve" if unit is not None and unit.uid in mine else "what_now.wait.approve"
-        return Step(whose, {"name": fields["name"], "cliche": fields["cliche"]})
+        return Step("what_now.wait.approve", {"name": fields["name"], "cliche": fields["cliche"]})
     if key == "error.team.needs_approval":
         return Step("what_now.wait.approve_team", {"team": fields["team"]})
     return Step("what_now.blocked", {"reason": refusal})
@@ -205,10 +207,10 @@ def _round(actions, contest) -> Step:
         if refusal is None:
             refusal = _refusal(actions, "roll_round")
         if refusal is not None:
-            return _waiting_for(contest, refusal, n, _my_units(actions, contest))
+            return _waiting_for(refusal, n)
     refusal = _refusal(actions, "roll_round")
     if refusal is not None:
-        return _waiting_for(contest, refusal, n, _my_units(actions, contest))
+        return _waiting_for(refusal, n)
     if players_roll:
         if actions.room.round_open:
             return Step("what_now.gm.round_open", {"n": n}, "roll_round", {}, **note)
@@ -268,7 +270,7 @@ def _spectator(actions, contest) -> Step:
     else:
         refusal = contest.why_not_error("roll_round")
     if refusal is not None:
-        step = _waiting_for(contest, refusal, n, set())
+        step = _waiting_for(refusal, n)
         if step.key != "what_now.blocked":
             return step
     note = _revenge_note(contest)

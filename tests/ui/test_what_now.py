@@ -144,7 +144,8 @@ def test_inappropriate_clichés_wait_for_the_gms_approval():
     # the first waiting unit: 기사 아린 (side A)
     assert lines["gm"] == ("Approve 기사 아린's inappropriate cliché 요리사, or ask for another.",
                            "기사 아린이 고른 부적합 클리셰 요리사를 승인하거나, 다른 클리셰를 고르게 하세요.")
-    assert lines["ann"] == ("Waiting for the GM to approve your inappropriate cliché 요리사 for 기사 아린 (or choose another).",
+    assert lines["ann"] == ("Waiting for the GM to approve your inappropriate cliché 요리사 for 기사 아린 "
+                            "(or choose another).",
                             "GM이 기사 아린의 부적합 클리셰 요리사를 승인하기를 기다리고 있습니다 (다른 클리셰를 골라도 됩니다).")
     assert lines["spectator"] == ("Waiting for the GM to approve 기사 아린's inappropriate cliché 요리사.",
                                   "GM이 기사 아린의 부적합 클리셰 요리사를 승인하기를 기다리고 있습니다.")
@@ -267,7 +268,8 @@ def test_a_team_lost_the_round_a_member_may_volunteer_then_the_revenge_bonus():
     table, (arin, tor, dori, ogre) = team_in_room([[1] * 6, [2] * 8, [6, 6, 6, 6, 6, 1, 1, 1, 1], [3] * 8])
     table.gm.act("roll_round")  # the team loses round 1
     lines = table.lines()
-    assert lines["ann"] == ("Your team 원정대 lost the round: a member may volunteer (twice the loss, revenge bonus next round).",
+    assert lines["ann"] == ("Your team 원정대 lost the round: a member may volunteer "
+                            "(twice the loss, revenge bonus next round).",
                             "당신의 팀 원정대가 라운드에서 졌습니다. 팀원 한 명이 자원할 수 있습니다 (피해는 두 배, 다음 라운드에 복수 보너스).")
     assert lines["gm"] == ("원정대 lost the round: a member may volunteer to take the hit before the next roll.",
                            "원정대가 라운드에서 졌습니다. 다음 라운드를 굴리기 전에 팀원 한 명이 대신 피해를 받겠다고 자원할 수 있습니다.")
