@@ -419,3 +419,20 @@ def test_disposing_the_table_disposes_its_line():
     page = table.pages["ann"]
     page.dispose()
     assert page._what_now._disposed and not page._what_now._watchers
+
+
+def test_a_refusal_the_line_has_no_words_for_is_said_as_the_roll_button_says_it():
+    """A single-roll contest with two units on a side cannot be rolled: the line says why, in the very
+    words of the disabled button's hint, in both languages."""
+    from raisus_panel.i18n import translate
+    from raisus_panel.ui._base import hint
+
+    a, b = Character("기사 아린", {"기사": 4}), Character("종자 도리", {"종자": 1})
+    contest = Contest("한판", [a, b], Character("해적 마리", {"해적": 3}), single_roll=True, dice=ScriptedDice([]))
+    actions = Actions.local(contest)
+    table = ContestTable(actions=actions, lang="en")
+    english, korean = agree(table, actions)
+    assert table._roll.disabled and english == f"Not yet: {hint(table._roll)}"
+    refusal = actions.why_not_error("roll_round")
+    assert refusal.key == "error.contest.needs_exchanges"
+    assert korean == f"아직은 안 됩니다: {translate(refusal, 'ko')}"
