@@ -97,6 +97,8 @@ def test_english_counts_of_dice_are_singular_for_one():
     assert t("log.uses", lang="en", name="Pirate", cliche="Pirate", n=1) == "Pirate rolls Pirate: 1 die"
     assert t("log.brevet_for", lang="en", name="Ann", cliche="Pie", n=1) == "Ann: Pie +1 temporary die"
     assert t("odds.p_next", lang="en", n=2, p="50%", a=1, b=1) == "Round 2: side A wins it with 50% (1 die against 1)"
+    assert t("log.dice_verified", lang="en", rolls=1, dice=1).endswith("verified here: 1 roll, 1 die")
+    assert t("log.dice_verified", lang="en", rolls=2, dice=7).endswith("verified here: 2 rolls, 7 dice")
     assert t("contest.pool", lang="ko", n=1) == "주사위 1개"  # Korean nouns do not change with the count
     # no English text counts dice in the plain form any more (a "{n} dice" reads "1 dice" for one)
     plain = [k for k, v in catalog("en").items() if re.search(r"\{(n|a|pool)\} dice", v) and not k.startswith("error.")]
