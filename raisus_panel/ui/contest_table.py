@@ -23,6 +23,9 @@ _TEXT_LATER = "…"
 class ContestTable(ComponentBase):
     """The table of a contest: both sides' units and every command the rules allow right now.
 
+    Under the contest's header, a :class:`~raisus_panel.ui.WhatNow` line tells this person the next
+    step ("Your turn: choose a cliché for 기사 아린", "Waiting for the GM to open round 3").
+
     Each unit shows its cliché picker (switching between rounds), an "inappropriate" toggle and the
     GM's approval button; teams show leader, pool make-up, revenge bonus and per-member buttons
     (volunteer right after a lost round, drop out, hand on the hit with that option) and can be

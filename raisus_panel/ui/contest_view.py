@@ -20,9 +20,10 @@ _UNIT_CSS = ".raisus-unit { border: 1px solid #ddd; border-radius: 6px; padding:
 class ContestView(ComponentBase):
     """The contest on the table without a single control: for people who only watch.
 
-    It shows what :class:`ContestTable` shows in words -- the header with the round, both sides'
-    units with their status, pools, team make-up and members, the last roll with every attempt, the
-    result and the fates -- in a handful of HTML panes, so a spectator's page stays light and each
+    It shows what :class:`ContestTable` shows in words -- the header with the round and what the
+    table waits for (a :class:`~raisus_panel.ui.WhatNow` line), both sides' units with their status,
+    pools, team make-up and members, the last roll with every attempt, the result and the fates -- in
+    a handful of HTML panes, so a spectator's page stays light and each
     change sends only the panes whose text changed. Everything people typed is escaped.
 
     Parameters
