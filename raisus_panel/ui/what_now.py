@@ -10,12 +10,12 @@ from ._shared import contest_state, once_per_change
 
 __all__ = ["WhatNow"]
 
-#: Bold, boxed, and marked by a sign and a border as well as a colour: "▶" and a solid border when it
-#: is this person's move, "▷" and a dashed one while they wait or watch (colour is never the only
+#: Bold, boxed, and marked by a sign and a border as well as a colour: "▶" and a thick border when it
+#: is this person's move, "▷" and a thin one while they wait or watch (colour is never the only
 #: carrier of the difference; the words say it too: "Your turn" / "Waiting for").
 _CSS = """
 .raisus-what-now { font-weight: bold; padding: 6px 10px; margin: 2px 0 6px 0; border-radius: 4px;
-                   border-left: 6px dashed #888; background: #f4f4f4; }
+                   border-left: 3px solid #888; background: #f4f4f4; }
 .raisus-what-now.mine { border-left: 6px solid #1a7f37; background: #e8f5ea; }
 .raisus-what-now .sign { margin-right: 6px; }
 .raisus-what-now .label { font-weight: normal; font-size: 0.85em; margin-right: 6px; }
@@ -30,7 +30,7 @@ class WhatNow(ComponentBase):
     worked out by :func:`raisus_panel.ui._next_step.next_step` from the same answers that enable the
     buttons (``actions.why_not_error``), so it never says "roll" while the roll button is greyed out.
     It is set apart (class ``raisus-what-now``; ``mine`` when it asks this person to act, with a ▶
-    instead of a ▷) and announced to screen readers as a status.
+    instead of a ▷, and a thicker border) and announced to screen readers as a status.
 
     Parameters
     ----------
