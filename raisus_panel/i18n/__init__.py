@@ -31,10 +31,12 @@ import warnings
 from functools import cache
 from importlib import resources
 
+import string
+
 import param
 
-__all__ = ["LANGUAGES", "DEFAULT_LANG", "I18nSettings", "catalog", "josa", "keys", "settings", "t", "translate",
-           "verification_text"]
+__all__ = ["LANGUAGES", "DEFAULT_LANG", "I18nSettings", "catalog", "fill", "josa", "keys", "settings", "t",
+           "translate", "verification_text"]
 
 #: The languages with a catalog, in the order a language picker shows them.
 LANGUAGES = ("ko", "en")
@@ -108,6 +110,35 @@ def josa(text: str) -> str:
     return _PARTICLE.sub(choose, text)
 
 
+class _CatalogFormatter(string.Formatter):
+    """``str.format`` with one addition: a count's plural forms, written ``{n:# die|# dice}``.
+
+    A format spec holding ``|`` is "singular|plural": the singular when the value is 1, else the
+    plural, with ``#`` replaced by the value. English needs it ("1 die", "3 dice"); Korean does not
+    inflect nouns for number, so its catalog writes the plain ``{n}``.
+    """
+
+    def format_field(self, value, format_spec: str) -> str:
+        if "|" in format_spec:
+            one, other = format_spec.split("|", 1)
+            return (one if value == 1 else other).replace("#", str(value))
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _CatalogFormatter()
+
+
+def fill(template: str, /, **fields) -> str:
+    """A catalog text with its ``{fields}`` filled in, plural forms chosen (see :func:`t`).
+
+    Examples
+    --------
+    >>> fill("Rolls {n:# die|# dice}", n=1), fill("Rolls {n:# die|# dice}", n=3)
+    ('Rolls 1 die', 'Rolls 3 dice')
+    """
+    return _FORMATTER.format(template, **fields)
+
+
 def t(key: str, lang: str | None = None, **fmt) -> str:
     """The text for ``key`` in ``lang`` (default :data:`settings` ``.lang``), formatted with ``fmt``.
 
@@ -123,7 +154,8 @@ def t(key: str, lang: str | None = None, **fmt) -> str:
         "ko" or "en"; ``None`` follows :data:`settings`.
     **fmt
         Values for the text's ``{fields}``. They are inserted as given: escape them (or the result)
-        before putting the text into HTML.
+        before putting the text into HTML. A count written ``{n:# die|# dice}`` in a catalog takes
+        the first form for 1 and the second otherwise (``#`` is the number): see :func:`fill`.
     """
     lang = lang or settings.lang
     text = catalog(lang).get(key)
@@ -131,7 +163,7 @@ def t(key: str, lang: str | None = None, **fmt) -> str:
         text = next((catalog(o)[key] for o in LANGUAGES if key in catalog(o)), key)
     if fmt:
         try:
-            text = text.format(**fmt)
+            text = fill(text, **fmt)
         except (KeyError, IndexError, ValueError):
             return text
     return josa(text) if lang == "ko" else text
@@ -154,7 +186,7 @@ def translate(message, lang: str | None = None) -> str:
     values = {name: translate(value, lang) if isinstance(getattr(value, "key", None), str) else value
               for name, value in fields.items()}
     try:
-        text = t(key, lang).format(**values)
+        text = fill(t(key, lang), **values)
     except (KeyError, IndexError, ValueError, AttributeError):  # a catalog out of step with the code
         return str(message)
     return josa(text) if (lang or settings.lang) == "ko" else text

@@ -34,9 +34,11 @@ from .past_contests import PastContests
 from .round_log import RoundLog
 from .score_chart import ScoreChart
 from .team_builder import TeamBuilder
+from .what_now import WhatNow
 
 __all__ = [
     "ActionCheckPanel", "Actions", "CJK_FONT", "Chances", "CharacterSheet", "ContestTable",
     "ContestView", "FairDice", "LiveOdds", "PastContests", "RoundLog", "ScoreChart", "TeamBuilder",
+    "WhatNow",
     "apply_fonts", "contest_chances", "side_color", "unit_colors",
 ]

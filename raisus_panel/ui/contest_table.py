@@ -11,6 +11,7 @@ from . import _contest_text as text
 from . import _derive as d
 from ._base import HTML, ComponentBase, esc, set_objects, set_options, style
 from .team_builder import TeamBuilder
+from .what_now import WhatNow
 
 _NONE = ""  # the "nothing chosen yet" value of pickers
 
@@ -21,6 +22,9 @@ _TEXT_LATER = "…"
 
 class ContestTable(ComponentBase):
     """The table of a contest: both sides' units and every command the rules allow right now.
+
+    Under the contest's header, a :class:`~raisus_panel.ui.WhatNow` line tells this person the next
+    step ("Your turn: choose a cliché for 기사 아린", "Waiting for the GM to open round 3").
 
     Each unit shows its cliché picker (switching between rounds), an "inappropriate" toggle and the
     GM's approval button; teams show leader, pool make-up, revenge bonus and per-member buttons
@@ -52,6 +56,8 @@ class ContestTable(ComponentBase):
         self._fate_rows: dict[str, dict] = {}
         self._side_uids: list[list[str]] = [[], []]
         self._header = HTML(sizing_mode="stretch_width")
+        # what happens next for this person, first under the header (also before any contest)
+        self._what_now = WhatNow(actions=self.actions, lang=self.lang)
         self._side_titles = [HTML(), HTML()]
         self._side_boxes = [pn.Column(sizing_mode="stretch_width"), pn.Column(sizing_mode="stretch_width")]
         # the team builders are made when first asked for: most pages never form a team
@@ -143,7 +149,7 @@ class ContestTable(ComponentBase):
         undo, ending, recovery, the setup form), so each player's page holds fewer models. The room
         checks every command whatever is shown."""
         gm = self._gm
-        play = [self._header, self._sides_row]
+        play = [self._sides_row]
         if gm:
             play.append(self._ticket_box)
         play += [pn.Row(self._roll, self._open_round, self._undo) if gm else pn.Row(self._roll),
@@ -152,7 +158,8 @@ class ContestTable(ComponentBase):
             play += [self._recover_box, self._close, self._end_box]
         play.append(self._builder_box)
         self._play_box.objects = play
-        self._layout.objects = [self._error, self._play_box, *([self._setup_box] if gm else [])]
+        self._layout.objects = [self._error, self._header, self._what_now, self._play_box,
+                                *([self._setup_box] if gm else [])]
 
     @property
     def _builders(self) -> list[TeamBuilder]:
@@ -165,10 +172,12 @@ class ContestTable(ComponentBase):
         return self._made_builders
 
     def _on_own_lang(self, event) -> None:
+        self._what_now.lang = event.new
         for b in self._made_builders:
             b.lang = event.new
 
     def _on_own_actions(self, event) -> None:
+        self._what_now.actions = event.new
         for b in self._made_builders:
             b.actions = event.new
         if getattr(event.old, "role", None) != event.new.role:  # cards and fates are laid out by role
@@ -178,12 +187,14 @@ class ContestTable(ComponentBase):
     def set_shown(self, shown: bool) -> None:
         """Whether the table is on screen (its team builders follow it); see ComponentBase."""
         super().set_shown(shown)
+        self._what_now.set_shown(shown)
         for b in self._made_builders:
             b.set_shown(shown)
 
     def dispose(self) -> None:
         """Remove every watcher on shared state, the team builders' too."""
         super().dispose()
+        self._what_now.dispose()
         for b in self._made_builders:
             b.dispose()
 
@@ -353,7 +364,7 @@ class ContestTable(ComponentBase):
     def _show_contest(self) -> None:
         contest = self.contest
         self._builder_box.visible = self.show_team_builders and contest is not None
-        self._play_box.visible = contest is not None
+        self._play_box.visible = self._header.visible = contest is not None
         self._setup_box.visible = contest is None or contest.status == "ended"
         self._sync_setup()
         if contest is None:

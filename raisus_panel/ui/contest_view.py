@@ -11,14 +11,16 @@ from . import _derive as d
 from ._base import HTML, ComponentBase, esc
 from ._charts import unit_colors
 from ._shared import contest_state, once_per_change
+from .what_now import WhatNow
 
 
 class ContestView(ComponentBase):
     """The contest on the table without a single control: for people who only watch.
 
-    It shows what :class:`ContestTable` shows in words -- the header with the round, both sides'
-    units with their status, pools, team make-up and members, the last roll with every attempt, the
-    result and the fates -- in a handful of HTML panes, so a spectator's page stays light and each
+    It shows what :class:`ContestTable` shows in words -- the header with the round and what the
+    table waits for (a :class:`~raisus_panel.ui.WhatNow` line), both sides' units with their status,
+    pools, team make-up and members, the last roll with every attempt, the result and the fates -- in
+    a handful of HTML panes, so a spectator's page stays light and each
     change sends only the panes whose text changed. Everything people typed is escaped.
 
     Parameters
@@ -30,16 +32,30 @@ class ContestView(ComponentBase):
     def _build(self) -> None:
         # few panes (each holds a few models per page) but apart where they change on their own
         self._header = HTML(sizing_mode="stretch_width")
+        # what the table waits for, first under the header
+        self._what_now = WhatNow(actions=self.actions, lang=self.lang)
+        self.param.watch(lambda e: setattr(self._what_now, "lang", e.new), "lang")
+        self.param.watch(lambda e: setattr(self._what_now, "actions", e.new), "actions")
         self._sides = [HTML(sizing_mode="stretch_width", stylesheets=[text.CONTEST_CSS]) for _ in (0, 1)]
         self._last_roll = HTML(sizing_mode="stretch_width", stylesheets=[text.CONTEST_CSS])
         self._result = HTML(sizing_mode="stretch_width")
         self._fates = HTML(sizing_mode="stretch_width")
-        self._layout = pn.Column(self._header, pn.Row(*self._sides, sizing_mode="stretch_width"), self._last_roll,
-                                 self._result, self._fates, sizing_mode="stretch_width",
+        self._layout = pn.Column(self._header, self._what_now, pn.Row(*self._sides, sizing_mode="stretch_width"),
+                                 self._last_roll, self._result, self._fates, sizing_mode="stretch_width",
                                  css_classes=["raisus-contest-view"])
 
     def __panel__(self):
         return self._layout
+
+    def set_shown(self, shown: bool) -> None:
+        """Whether the view is on screen (its "what now" line follows it); see ComponentBase."""
+        super().set_shown(shown)
+        self._what_now.set_shown(shown)
+
+    def dispose(self) -> None:
+        """Remove every watcher on shared state, the "what now" line's too."""
+        super().dispose()
+        self._what_now.dispose()
 
     def _refresh(self) -> None:
         contest = self.contest

@@ -11,11 +11,12 @@ import pytest
 from raisus_panel import i18n, ui
 from raisus_panel.rules import Character, CharacterTeam, Contest, GruntMob, ScriptedDice
 from raisus_panel.ui import (ActionCheckPanel, Actions, CharacterSheet, ContestTable, LiveOdds, PastContests,
-                             RoundLog, ScoreChart, TeamBuilder)
+                             RoundLog, ScoreChart, TeamBuilder, WhatNow)
 
 from .conftest import free_trio_vs_ogre, settle, watcher_count
 
-COMPONENTS = [ActionCheckPanel, CharacterSheet, ContestTable, LiveOdds, PastContests, RoundLog, ScoreChart, TeamBuilder]
+COMPONENTS = [ActionCheckPanel, CharacterSheet, ContestTable, LiveOdds, PastContests, RoundLog, ScoreChart, TeamBuilder,
+              WhatNow]
 
 
 @pytest.mark.parametrize("cls", [*COMPONENTS, ui.Actions])

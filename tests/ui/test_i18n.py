@@ -80,10 +80,29 @@ def test_every_refusal_and_term_in_the_catalogs_is_used_by_the_code():
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_every_catalog_text_formats_with_any_values_for_its_fields(lang):
+@pytest.mark.parametrize("value", [1, 7])
+def test_every_catalog_text_formats_with_any_values_for_its_fields(lang, value):
     for key, text in catalog(lang).items():
-        formatted = text.format(**{name: 7 for name in fields(text)})  # raises if a field is malformed
+        formatted = i18n.fill(text, **{name: value for name in fields(text)})  # raises if a field is malformed
         assert formatted.strip(), key
+
+
+def test_english_counts_of_dice_are_singular_for_one():
+    assert t("contest.pool", lang="en", n=1) == "Rolls 1 die"
+    assert t("contest.pool", lang="en", n=3) == "Rolls 3 dice"
+    assert t("contest.pool", lang="en", n=0) == "Rolls 0 dice"
+    assert t("team.pool", lang="en", parts="Knight 0 + Viking", n=1) == "Knight 0 + Viking = 1 die"
+    assert t("team.pool_sixes", lang="en", lead="Knight 1", n=1, helpers="Viking") == \
+        "Knight 1 = 1 die; Viking roll for sixes"
+    assert t("log.uses", lang="en", name="Pirate", cliche="Pirate", n=1) == "Pirate rolls Pirate: 1 die"
+    assert t("log.brevet_for", lang="en", name="Ann", cliche="Pie", n=1) == "Ann: Pie +1 temporary die"
+    assert t("odds.p_next", lang="en", n=2, p="50%", a=1, b=1) == "Round 2: side A wins it with 50% (1 die against 1)"
+    assert t("log.dice_verified", lang="en", rolls=1, dice=1).endswith("verified here: 1 roll, 1 die")
+    assert t("log.dice_verified", lang="en", rolls=2, dice=7).endswith("verified here: 2 rolls, 7 dice")
+    assert t("contest.pool", lang="ko", n=1) == "주사위 1개"  # Korean nouns do not change with the count
+    # no English text counts dice in the plain form any more (a "{n} dice" reads "1 dice" for one)
+    plain = [k for k, v in catalog("en").items() if re.search(r"\{(n|a|pool)\} dice", v) and not k.startswith("error.")]
+    assert plain == []
 
 
 def test_a_refusal_without_a_key_or_with_an_unknown_one_shows_its_english(english_catalog_agrees):
