@@ -69,14 +69,15 @@ def free_trio_vs_ogre(rolls=()):
     return contest, Actions.local(contest), (knight, viking, squire, ogre)
 
 
-def room_for_two(rolls=()):
+def room_for_two(rolls=(), *, committed: bool = False):
     """A local room with a player, Ann ("p1"), who owns Olaf (Viking 4); the GM has Spy (Spy 3).
 
+    On ``rolls`` (scripted dice), or with ``committed=True`` on the rooms' default committed dice.
     Returns the GM's session, Ann's session, Olaf and Spy.
     """
     from raisus_panel.room import Actor, Room, RoomSession
 
-    gm = Room.local("Tavern", dice=ScriptedDice(rolls))
+    gm = Room.local("Tavern", dice=None if committed else ScriptedDice(rolls))
     ann = RoomSession(gm.room, Actor.player("p1", "Ann"))
     ann.act("join", name="Ann")
     gm.act("save_character", data={"name": "Olaf", "owner": "p1", "cliches": [{"name": "Viking", "rating": 4}]})

@@ -3,26 +3,18 @@ reveals -- each a command through the room, offered as the room answers, refused
 
 from __future__ import annotations
 
-from raisus_panel.room import Actor, RoomSession
+from raisus_panel.room import Actor
 from raisus_panel.rules import verify
 from raisus_panel.ui import Actions, FairDice
 
-from .conftest import click
+from .conftest import click, room_for_two
 
 BROWSER_SEED = "0123456789abcdef0123456789abcdef"
 
 
 def table():
     """A local room on committed dice (the rooms' default): the GM, and Ann who owns Olaf."""
-    from raisus_panel.room import Room
-
-    gm = Room.local("Tavern")
-    ann = RoomSession(gm.room, Actor.player("p1", "Ann"))
-    ann.act("join", name="Ann")
-    gm.act("save_character", data={"name": "Olaf", "owner": "p1", "cliches": [{"name": "Viking", "rating": 4}]})
-    gm.act("save_character", data={"name": "Spy", "cliches": [{"name": "Spy", "rating": 3}]})
-    olaf, spy = gm.room.characters
-    return gm, ann, olaf, spy
+    return room_for_two(committed=True)
 
 
 def start(gm, olaf, spy):
