@@ -48,9 +48,9 @@ class FairDice(ComponentBase):
     of their own, and **Mix in my seed** sets it (``set_client_seed``). On a served page the
     browser's seed is mixed in by itself as soon as a contest commits (unless the player set one), so
     every player's seed is their own browser's by default, never one the server picked. After the
-    first roll the field shows the seed that was fixed. The GM reveals the contest's seed early (``reveal_dice``) or the
-    action checks' seed (``reveal_checks``). Buttons are offered as the room answers
-    ``why_not_error``; a refusal is shown and changes nothing.
+    first roll the field shows the seed that was fixed. The GM reveals the contest's seed early
+    (``reveal_dice``) or the action checks' seed (``reveal_checks``). Buttons are offered as the
+    room answers ``why_not_error``; a refusal is shown and changes nothing.
 
     Parameters
     ----------
