@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 CSS = """
 .raisus-roster td, .raisus-roster th { padding: 2px 10px; text-align: left; }
-.raisus-role { color: #666; margin-top: -8px; }
+.raisus-role { opacity: .75; margin-top: -8px; }
 """
 
 

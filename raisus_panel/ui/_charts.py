@@ -234,6 +234,29 @@ def push(pane) -> None:
 Columns = dict[str, dict[str, list]]
 
 
+#: A plot's own colours on a dark page: Panel's dark theme's background and surface, light ink.
+DARK_PLOT = {"background": "#2b3035", "border": "#212529", "ink": "#dee2e6", "grid": "#495057"}
+
+
+def dark_plot(fig):
+    """Colour a figure for a dark page: plot area, frame, axes, grid lines and title (its lines and
+    markers keep their colours, which read on both).
+
+    Set as the figure's own values, not as a Bokeh theme: a document applies its theme to every model
+    added to it, which would take a theme's values away again.
+    """
+    fig.background_fill_color, fig.border_fill_color = DARK_PLOT["background"], DARK_PLOT["border"]
+    fig.outline_line_color = DARK_PLOT["grid"]
+    if fig.title is not None:
+        fig.title.text_color = DARK_PLOT["ink"]
+    for axis in fig.axis:
+        axis.axis_line_color = axis.major_tick_line_color = axis.minor_tick_line_color = DARK_PLOT["ink"]
+        axis.major_label_text_color = axis.axis_label_text_color = DARK_PLOT["ink"]
+    for grid in fig.grid:
+        grid.grid_line_color = DARK_PLOT["grid"]
+    return fig
+
+
 class FigurePane(pn.pane.Bokeh):
     """A Bokeh pane that gives every document it is shown in a figure and data sources of its own.
 
@@ -253,14 +276,21 @@ class FigurePane(pn.pane.Bokeh):
     """
 
     def __init__(self, make: Callable[[Columns], tuple], **params):
+        # a dark page (Panel's ``?theme=dark``) gets dark plots (see :func:`dark_plot`)
+        self._dark = pn.config.theme == "dark"
         self._make = make
         # [document (weak) or None while not shown yet, figure, sources]; the first is the drawn one
         self._views: list[list] = []
         super().__init__(**params)
 
+    def _drawn(self, columns: Columns) -> tuple:
+        """``make(columns)``, dark on a dark page."""
+        figure, sources = self._make(columns)
+        return (dark_plot(figure) if self._dark else figure), sources
+
     def draw(self, columns: Columns) -> None:
         """Draw a new figure over ``columns``, in every document that shows the pane."""
-        figure, sources = self._make(columns)
+        figure, sources = self._drawn(columns)
         self._views = [[None, figure, sources]]
         self.object = figure  # Panel replaces the model in each document, asking _get_model for each
 
@@ -295,7 +325,7 @@ class FigurePane(pn.pane.Bokeh):
                 view[0] = weakref.ref(doc)
                 return view
         columns = {name: {k: list(v) for k, v in source.data.items()} for name, source in self.sources.items()}
-        figure, sources = self._make(columns)
+        figure, sources = self._drawn(columns)
         view = [weakref.ref(doc), figure, sources]
         self._views.append(view)
         return view

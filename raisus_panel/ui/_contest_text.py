@@ -15,27 +15,28 @@ from ._charts import unit_colors
 
 #: How the contest's words look wherever they are shown (the table's and the view's panes): a unit's
 #: card edged in its chart line's colour, its dice left as a bar, a unit that is out greyed and marked in
-#: words, and dice drawn as dice with sixes standing out. Colour never carries meaning alone.
+#: words, and dice drawn as dice with sixes standing out. Colour never carries meaning alone. Page colours
+#: come from Panel's theme variables, so a dark page (``?theme=dark``) reads as well as a light one.
 CONTEST_CSS = """
-.raisus-unit { border: 1px solid #d0d7de; border-left: 6px solid var(--unit, #8c959f); border-radius: 6px;
-  padding: 4px 8px; margin: 5px 0; }
-.raisus-unit.out { border-left-style: dashed; background: #f6f8fa; color: #57606a; }
+.raisus-unit { border: 1px solid var(--panel-border-color, #d0d7de); border-left: 6px solid var(--unit, #8c959f);
+  border-radius: 6px; padding: 4px 8px; margin: 5px 0; }
+.raisus-unit.out { border-left-style: dashed; background: var(--panel-surface-color, #f6f8fa); opacity: .8; }
 .swatch { display: inline-block; width: .8em; height: .8em; border-radius: 50%; background: var(--unit, #8c959f);
   margin-right: .35em; vertical-align: baseline; }
 .out .name { text-decoration: line-through; }
 .badge { display: inline-block; padding: 0 .45em; border-radius: 4px; font-size: 12px; font-weight: 600;
   border: 1px solid currentColor; margin-left: .3em; }
-.badge.out { color: #a40e26; }
+.badge.out { color: var(--danger-text-color, #a40e26); }
 .bar { display: inline-block; width: 7em; height: .6em; border: 1px solid #8c959f; border-radius: 3px;
-  vertical-align: middle; margin-right: .4em; overflow: hidden; background: #fff; }
+  vertical-align: middle; margin-right: .4em; overflow: hidden; background: var(--panel-background-color, #fff); }
 .bar span { display: block; height: 100%; background: var(--unit, #57606a); }
 table.dice { border-collapse: collapse; margin: 4px 0; }
 table.dice td, table.dice th { padding: 3px 8px 3px 0; text-align: left; vertical-align: middle; }
-table.dice th { font-weight: 600; font-size: 12px; color: #57606a; }
+table.dice th { font-weight: 600; font-size: 12px; opacity: .8; }
 table.dice tr.won td:first-child { font-weight: 700; }
 .die, .die6 { display: inline-block; min-width: 1.7em; height: 1.7em; line-height: 1.55em; text-align: center;
-  border: 1.5px solid #24292f; border-radius: 5px; margin: 1px 3px 1px 0; font-weight: 700; background: #fff;
-  color: #24292f; }
+  border: 1.5px solid var(--panel-on-background-color, #24292f); border-radius: 5px; margin: 1px 3px 1px 0;
+  font-weight: 700; background: var(--panel-background-color, #fff); color: var(--panel-on-background-color, #24292f); }
 .die6 { background: #1a7f37; border-color: #1a7f37; color: #fff; }
 .total { font-weight: 700; margin-left: .2em; }
 .tie { display: inline-block; padding: 0 .4em; border-radius: 4px; background: #fff8c5; color: #6f4e00;

@@ -345,9 +345,9 @@ class ContestTable(ComponentBase):
         # edged in the unit's chart colour; a unit that is out is dashed and greyed (and says so in words)
         color = text.unit_colors(contest).get(uid, "#8c959f")
         card["head"].object = text.unit_head_html(contest, u, t, color)
-        styles = {"border": "1px solid #d0d7de", "border-radius": "6px", "padding-left": "4px",
-                  "border-left": f"6px {'dashed' if text.unit_out(contest, u) else 'solid'} {color}",
-                  "background": "#f6f8fa" if text.unit_out(contest, u) else "transparent"}
+        styles = {"border": "1px solid var(--panel-border-color, #d0d7de)", "border-radius": "6px",
+                  "padding-left": "4px", "border-left": f"6px {'dashed' if text.unit_out(contest, u) else 'solid'} {color}",
+                  "background": "var(--panel-surface-color, #f6f8fa)" if text.unit_out(contest, u) else "transparent"}
         if card["view"].styles != styles:
             card["view"].styles = styles
         return card["view"]

@@ -15,8 +15,9 @@ __all__ = ["WhatNow"]
 #: carrier of the difference; the words say it too: "Your turn" / "Waiting for").
 _CSS = """
 .raisus-what-now { font-weight: bold; padding: 6px 10px; margin: 2px 0 6px 0; border-radius: 4px;
-                   border-left: 3px solid #888; background: #f4f4f4; }
-.raisus-what-now.mine { border-left: 6px solid #1a7f37; background: #e8f5ea; }
+                   border-left: 3px solid #888; background: var(--panel-surface-color, #f4f4f4);
+                   color: var(--panel-on-surface-color, inherit); }
+.raisus-what-now.mine { border-left: 6px solid #1a7f37; background: var(--success-bg-subtle, #e8f5ea); }
 .raisus-what-now .sign { margin-right: 6px; }
 .raisus-what-now .label { font-weight: normal; font-size: 0.85em; margin-right: 6px; }
 """

@@ -64,3 +64,25 @@ def test_a_defeated_unit_is_out_in_words_and_look_everywhere():
     assert "badge" not in view._sides[0].object and "solid" in table._cards[viking.uid]["view"].styles["border-left"]
     page = report(contest, "en").html()
     assert "<span class='badge out'>OUT</span>" in page and "<span class=die6>6</span>" in page
+
+
+def test_a_dark_page_gets_dark_plots_and_theme_colours():
+    import panel as pn
+
+    from raisus_panel.ui import LiveOdds, ScoreChart
+    from raisus_panel.ui._charts import DARK_PLOT
+    from raisus_panel.ui._contest_text import CONTEST_CSS
+
+    contest, actions, viking, pirate = duel(rolls=[[6, 6, 6, 6], [1, 1, 1]])
+    light = ScoreChart(actions=actions)
+    assert light.figure.background_fill_color == "#ffffff"
+    pn.config.theme = "dark"
+    try:
+        for chart in (ScoreChart(actions=actions), LiveOdds(actions=actions)):
+            fig = chart._pane._views[0][1]
+            assert fig.background_fill_color == DARK_PLOT["background"]
+            assert {a.major_label_text_color for a in fig.axis} == {DARK_PLOT["ink"]}
+    finally:
+        pn.config.theme = "default"
+    # the page's own colours come from Panel's theme variables (so ?theme=dark recolours them)
+    assert "var(--panel-background-color, #fff)" in CONTEST_CSS and "var(--panel-border-color" in CONTEST_CSS
