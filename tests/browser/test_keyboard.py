@@ -1,0 +1,204 @@
+"""Issue 12: a round can be played with the keyboard alone, and every button shows where the focus is.
+
+At a served room the GM opens round 1 (with the mouse: the player is the one under test). The
+player's page is driven with the keyboard only: Tab until the cliché picker has the focus, choose
+the second cliché with the arrow keys, Tab until "Roll round 1" has the focus, press Enter. The store
+and the page then show round 1 rolled, with its dice drawn.
+
+Then the whole page is walked with Tab, once round and back: every button reached shows a visible
+focus indicator (a solid outline at least 2px wide, or a box shadow that is not transparent), and
+every enabled button of the page is reached. Panel and Bokeh alone give a button a 1px light-grey
+dotted outline, and a card's header none at all.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from raisus_panel.room import Room, RoomRegistry, SQLiteStore
+
+from .conftest import Server, shot
+from .helpers import Guard, button, expect, t
+
+pytestmark = pytest.mark.browser
+
+#: What has the focus, through the shadow roots Bokeh's widgets live in: the element, its label and how
+#: it is drawn focused (the computed outline and box shadow, read while it has the focus).
+FOCUSED = """() => {
+  let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  if (!el || el === document.body) return null;
+  const cs = getComputedStyle(el);
+  const label = el.tagName === 'SELECT' ? Array.from(el.options).map(o => o.text).join('|')
+              : (el.getAttribute('aria-label') || el.innerText || el.value || '');
+  return {tag: el.tagName, role: el.getAttribute('role') || '', label: label.trim().slice(0, 80),
+          cls: String(el.className), value: el.value ?? null, disabled: !!el.disabled,
+          outline: [cs.outlineStyle, parseFloat(cs.outlineWidth), cs.outlineColor],
+          shadow: cs.boxShadow, focusVisible: el.matches(':focus-visible')};
+}"""
+
+#: Every visible, enabled button of the page (shadow roots included), by its label.
+BUTTONS = """() => {
+  const out = [];
+  const walk = root => { for (const el of root.querySelectorAll('*')) {
+    if ((el.tagName === 'BUTTON' || el.getAttribute('role') === 'button') && !el.disabled) {
+      const box = el.getBoundingClientRect();
+      if (box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== 'hidden')
+        out.push((el.getAttribute('aria-label') || el.innerText || '').trim().slice(0, 80));
+    }
+    if (el.shadowRoot) walk(el.shadowRoot);
+  } };
+  walk(document);
+  return out;
+}"""
+
+
+def _transparent(color: str) -> bool:
+    return color == "transparent" or bool(re.match(r"rgba\([^)]*,\s*0\)$", color.strip()))
+
+
+def visible_focus(stop: dict) -> bool:
+    """Whether a focused element is drawn so that one sees it has the focus."""
+    style, width, color = stop["outline"]
+    if style not in ("none", "hidden") and (style == "auto" or width >= 2) and not _transparent(color):
+        return True
+    shadow = stop["shadow"]
+    # a shadow is seen if one of its layers has a colour that is not fully transparent
+    return shadow != "none" and any(not _transparent(c) for c in re.findall(r"rgba?\([^)]*\)", shadow))
+
+
+def tab_until(page, wanted, who: str, limit: int = 80) -> dict:
+    """Press Tab until the focused element satisfies ``wanted``; fail, saying what was reached, if not."""
+    seen = []
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        stop = page.evaluate(FOCUSED)
+        if stop and wanted(stop):
+            return stop
+        seen.append(stop and f"{stop['tag']} {stop['label']!r}")
+    pytest.fail(f"{who}: not reached with Tab in {limit} presses; reached {seen}")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    db = str(tmp_path_factory.mktemp("keyboard") / "raisus.sqlite")
+    server = Server(["apps/dashboard.py"], env={"RAISUS_DB": db, "RAISUS_LANG": "en"}).start()
+    yield server, db
+    server.kill()
+
+
+def seed(db: str, base: str, choose: str | None = None) -> tuple[str, dict, dict]:
+    """Ann's Sir Ann (Knight 4, Cook 2) against the GM's Ogre (Ogre 3), the contest started (and Sir
+    Ann's cliché ``choose`` chosen)."""
+    store = SQLiteStore(db)
+    try:
+        registry = RoomRegistry(store)
+        room, links = registry.create_room("Keys", gm_name="Gina")
+        ann, ann_token = registry.join(links.player, "Ann")
+        ann.act("create_character", name="Sir Ann", cliches=[{"name": "Knight", "rating": 4},
+                                                             {"name": "Cook", "rating": 2}])
+        gm = registry.open_session(links.gm)
+        gm.act("create_character", name="Ogre", cliches=[{"name": "Ogre", "rating": 3}])
+        uids = {c.name: c.uid for c in room.characters}
+        gm.act("start_contest", name="Kitchen brawl", side_a=[uids["Sir Ann"]], side_b=[uids["Ogre"]])
+        if choose:
+            ann.act("choose", unit=uids["Sir Ann"], cliche=choose)
+        return room.room_id, {"gm": links.url("gm", base), "ann": f"{base}?token={ann_token}"}, uids
+    finally:
+        store.close()
+
+
+def truth(db: str, room_id: str) -> Room:
+    store = SQLiteStore(db)
+    try:
+        return Room.load(store, room_id)
+    finally:
+        store.close()
+
+
+def test_a_player_plays_a_round_with_the_keyboard_alone(served, new_page):
+    server, db = served
+    room_id, urls, uids = seed(db, f"{server.url}/dashboard")
+    gm, ann = new_page(urls["gm"]), new_page(urls["ann"])
+    guard = Guard(ann)
+    expect(gm.locator(".raisus-room-title").get_by_text("GM · Gina")).to_be_visible()
+    expect(ann.locator(".raisus-room-title").get_by_text("player · Ann")).to_be_visible()
+    ann.wait_for_load_state("networkidle")
+
+    # the cliché picker, reached with Tab; the arrow keys choose the second cliché
+    picker = tab_until(ann, lambda s: s["tag"] == "SELECT" and "Cook (2)" in s["label"], "the cliché picker")
+    assert picker["focusVisible"] and visible_focus(picker), picker
+    ann.keyboard.press("ArrowDown")  # "— choose a cliché —" -> Knight (4)
+    ann.keyboard.press("ArrowDown")  # -> Cook (2)
+
+    def chosen():
+        room = truth(db, room_id)
+        cliche = room.contest.chosen(uids["Sir Ann"])
+        return cliche.name if cliche else None
+
+    expect(ann.get_by_text(t("contest.pool", n=2)).first).to_be_visible()  # "rolls 2 dice": Cook
+    assert chosen() == "Cook"
+
+    button(gm, "contest.open_round").click()
+    roll = button(ann, "contest.roll", n=1)
+    expect(roll).to_be_enabled()
+
+    # "Roll round 1", reached with Tab from wherever the focus is now, pressed with Enter
+    reached = tab_until(ann, lambda s: s["label"] == t("contest.roll", n=1), "the roll button")
+    assert reached["tag"] == "BUTTON" and visible_focus(reached), reached
+    ann.keyboard.press("Enter")
+
+    expect(button(ann, "contest.roll", n=2)).to_be_attached()  # round 1 is rolled
+    room = truth(db, room_id)
+    decided = [e for e in room.contest.events if e["type"] == "round_decided"]
+    assert room.contest.round == 1 and len(decided) == 1
+    rolled = [m for m in room.log if m["type"] == "contest" and m["event"]["type"] == "round_decided"]
+    assert rolled[0]["actor"]["role"] == "player"  # Ann rolled it, not the GM
+    assert decided[0]["used"][0]["cliche"] == "Cook" and len(decided[0]["attempts"][-1][0]["faces"]) == 2
+    # the page shows round 1's dice, drawn, face by face as the store has them
+    last = ann.locator(".raisus-last-roll")
+    expect(last).to_contain_text(t("roll.winner", round=1, name=["Sir Ann", "Ogre"][decided[0]["winner"]]))
+    for side in (0, 1):
+        faces = [str(f) for f in decided[0]["attempts"][-1][side]["faces"]]
+        row = last.locator("table.dice tr").filter(has=ann.locator(".total")).nth(side)
+        expect(row.locator(".die, .die6").last).to_be_visible()
+        got = row.locator("td").last.locator(".die, .die6").all_inner_texts()
+        assert got == faces, (side, got, faces)
+    shot(ann, "keyboard-round-rolled")
+    guard.check()
+    assert not guard.errors, guard.errors
+
+
+def test_every_button_shows_where_the_focus_is(served, new_page):
+    server, db = served
+    room_id, urls, uids = seed(db, f"{server.url}/dashboard", choose="Knight")
+    gm, ann = new_page(urls["gm"]), new_page(urls["ann"])
+    expect(gm.locator(".raisus-room-title").get_by_text("GM · Gina")).to_be_visible()
+    button(gm, "contest.open_round").click()  # the roll button is enabled: it is on the way too
+    expect(ann.locator(".raisus-room-title").get_by_text("player · Ann")).to_be_visible()
+    expect(button(ann, "contest.roll", n=1)).to_be_enabled()
+    ann.wait_for_load_state("networkidle")
+
+    stops, first = [], None
+    for _ in range(150):  # once round the page and back to where it started
+        ann.keyboard.press("Tab")
+        stop = ann.evaluate(FOCUSED)
+        if stop is None:
+            continue
+        key = (stop["tag"], stop["label"], stop["cls"])
+        if key == first:
+            break
+        first = first or key
+        stops.append(stop)
+    else:
+        pytest.fail("Tab never came back round to the first stop")
+    pressable = [s for s in stops if s["tag"] == "BUTTON" or s["role"] == "button"]
+    bad = [(s["label"], s["outline"], s["shadow"]) for s in pressable if not visible_focus(s)]
+    assert not bad, f"buttons with no visible focus indicator: {bad}"
+    reached = {s["label"] for s in pressable}
+    missing = [label for label in ann.evaluate(BUTTONS) if label and label not in reached]
+    assert not missing, f"buttons Tab does not reach: {missing}"
+    assert t("contest.roll", n=1) in reached and t("contest.teams") in reached
+    shot(ann, "keyboard-focus-walk")
