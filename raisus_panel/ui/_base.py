@@ -86,6 +86,10 @@ DISABLED_CSS = """
 #: (``outline: unset``): for every ``pn.Card``'s ``stylesheets``.
 CARD_CSS = f".card-header:focus-visible {{ {FOCUS_RING} outline-offset: -2px; }}"
 
+#: A tab header reached with the keyboard: Bokeh draws it with a 1px light-grey dotted outline
+#: only. For every ``pn.Tabs``'s ``stylesheets``.
+TABS_CSS = f":host .bk-tab:focus-visible {{ {FOCUS_RING} outline-offset: -2px; }}"
+
 
 #: A tooltip wraps long reasons (Panel's own tooltips do the same).
 _TOOLTIP_CSS = ":host { white-space: initial; max-width: 300px; }"

@@ -202,3 +202,29 @@ def test_every_button_shows_where_the_focus_is(served, new_page):
     assert not missing, f"buttons Tab does not reach: {missing}"
     assert t("contest.roll", n=1) in reached and t("contest.teams") in reached
     shot(ann, "keyboard-focus-walk")
+
+
+def test_the_tabs_open_with_the_keyboard(served, new_page):
+    """Bokeh opens a tab on a click only: the page opens a focused tab header with Enter or Space too
+    (raisus_panel/dashboard/keyboard.py), and shows which header has the focus."""
+    server, db = served
+    room_id, urls, uids = seed(db, f"{server.url}/dashboard", choose="Knight")
+    ann = new_page(urls["ann"])
+    guard = Guard(ann)
+    expect(ann.locator(".raisus-room-title").get_by_text("player · Ann")).to_be_visible()
+    ann.wait_for_load_state("networkidle")
+
+    log_tab = tab_until(ann, lambda s: "bk-tab" in s["cls"] and s["label"] == t("dashboard.tab.log"), "the Log tab")
+    assert visible_focus(log_tab), log_tab
+    ann.keyboard.press("Enter")
+    expect(ann.locator(".raisus-log")).to_contain_text(t("log.chose", unit="Sir Ann", cliche="Knight"))
+    expect(button(ann, "contest.teams")).to_have_count(0)  # the contest's tab is closed (tabs are dynamic)
+
+    back = tab_until(ann, lambda s: "bk-tab" in s["cls"] and s["label"] == t("dashboard.tab.table"), "the Contest tab")
+    assert visible_focus(back), back
+    before = ann.evaluate("() => window.scrollY")
+    ann.keyboard.press(" ")
+    expect(button(ann, "contest.teams")).to_be_visible()
+    assert ann.evaluate("() => window.scrollY") == before  # Space opened the tab, it did not scroll the page
+    guard.check()
+    assert not guard.errors, guard.errors
