@@ -171,7 +171,26 @@ def test_a_player_plays_a_round_with_the_keyboard_alone(served, new_page):
     assert not guard.errors, guard.errors
 
 
-def test_every_button_shows_where_the_focus_is(served, new_page):
+def walk_round(page) -> list[dict]:
+    """Press Tab until the focus comes back to where it first landed: every stop, once."""
+    stops, first = [], None
+    for _ in range(200):
+        page.keyboard.press("Tab")
+        stop = page.evaluate(FOCUSED)
+        if stop is None:
+            continue
+        key = (stop["tag"], stop["label"], stop["cls"])
+        if key == first:
+            return stops
+        first = first or key
+        stops.append(stop)
+    pytest.fail("Tab never came back round to the first stop")
+
+
+@pytest.mark.parametrize("tab_key", ["table", "log", "characters", "checks"])
+def test_every_button_shows_where_the_focus_is(served, new_page, tab_key):
+    """On each of the player's tabs (opened with the keyboard), every button is reached with Tab and
+    shows that it has the focus."""
     server, db = served
     room_id, urls, uids = seed(db, f"{server.url}/dashboard", choose="Knight")
     gm, ann = new_page(urls["gm"]), new_page(urls["ann"])
@@ -179,29 +198,24 @@ def test_every_button_shows_where_the_focus_is(served, new_page):
     button(gm, "contest.open_round").click()  # the roll button is enabled: it is on the way too
     expect(ann.locator(".raisus-room-title").get_by_text("player · Ann")).to_be_visible()
     expect(button(ann, "contest.roll", n=1)).to_be_enabled()
+    if tab_key != "table":
+        tab_until(ann, lambda s: "bk-tab" in s["cls"] and s["label"] == t(f"dashboard.tab.{tab_key}"), tab_key)
+        ann.keyboard.press("Enter")
+        expect(button(ann, "contest.teams")).to_have_count(0)  # the contest's tab is closed
     ann.wait_for_load_state("networkidle")
+    ann.wait_for_timeout(500)  # the tab's widgets are drawn
 
-    stops, first = [], None
-    for _ in range(150):  # once round the page and back to where it started
-        ann.keyboard.press("Tab")
-        stop = ann.evaluate(FOCUSED)
-        if stop is None:
-            continue
-        key = (stop["tag"], stop["label"], stop["cls"])
-        if key == first:
-            break
-        first = first or key
-        stops.append(stop)
-    else:
-        pytest.fail("Tab never came back round to the first stop")
-    pressable = [s for s in stops if s["tag"] == "BUTTON" or s["role"] == "button"]
+    stops = walk_round(ann)
+    pressable = [s for s in stops if s["tag"] == "BUTTON" or s["role"] == "button" or "bk-tab" in s["cls"]]
     bad = [(s["label"], s["outline"], s["shadow"]) for s in pressable if not visible_focus(s)]
-    assert not bad, f"buttons with no visible focus indicator: {bad}"
+    assert not bad, f"{tab_key}: buttons with no visible focus indicator: {bad}"
     reached = {s["label"] for s in pressable}
     missing = [label for label in ann.evaluate(BUTTONS) if label and label not in reached]
-    assert not missing, f"buttons Tab does not reach: {missing}"
-    assert t("contest.roll", n=1) in reached and t("contest.teams") in reached
-    shot(ann, "keyboard-focus-walk")
+    assert not missing, f"{tab_key}: buttons Tab does not reach: {missing}"
+    assert {t(f"dashboard.tab.{key}") for key in ("table", "log", "characters", "checks")} <= reached
+    if tab_key == "table":
+        assert t("contest.roll", n=1) in reached and t("contest.teams") in reached
+    shot(ann, f"keyboard-focus-walk-{tab_key}")
 
 
 def test_the_tabs_open_with_the_keyboard(served, new_page):
