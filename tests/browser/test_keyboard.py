@@ -1,14 +1,15 @@
 """Issue 12: a round can be played with the keyboard alone, and every button shows where the focus is.
 
-At a served room the GM opens round 1 (with the mouse: the player is the one under test). The
-player's page is driven with the keyboard only: Tab until the cliché picker has the focus, choose
-the second cliché with the arrow keys, Tab until "Roll round 1" has the focus, press Enter. The store
-and the page then show round 1 rolled, with its dice drawn.
+At a served room, both pages are driven with the keyboard only. The player: Tab until the cliché
+picker has the focus, choose the second cliché with the arrow keys. The GM: Tab to "open the round",
+press Space. The player: Tab until "Roll round 1" has the focus, press Enter. The store and the page
+then show round 1 rolled by the player, with its dice drawn.
 
-Then the whole page is walked with Tab, once round and back: every button reached shows a visible
-focus indicator (a solid outline at least 2px wide, or a box shadow that is not transparent), and
-every enabled button of the page is reached. Panel and Bokeh alone give a button a 1px light-grey
-dotted outline, and a card's header none at all.
+Then each tab of the player's page (opened with Enter: Bokeh's tab headers ignore keys, see
+raisus_panel/dashboard/keyboard.py) is walked with Tab, once round and back: every button and tab
+header reached shows a visible focus indicator (a solid outline at least 2px wide, or a box shadow
+that is not transparent), and every enabled button is reached. Panel and Bokeh alone give a button a
+1px light-grey dotted outline, and a card's header none at all.
 """
 
 from __future__ import annotations
@@ -140,8 +141,14 @@ def test_a_player_plays_a_round_with_the_keyboard_alone(served, new_page):
 
     expect(ann.get_by_text(t("contest.pool", n=2)).first).to_be_visible()  # "rolls 2 dice": Cook
     assert chosen() == "Cook"
+    still = ann.evaluate(FOCUSED)  # the page's answer to the choice did not take the focus away
+    assert still and still["tag"] == "SELECT" and still["value"] == "Cook (2)", still
 
-    button(gm, "contest.open_round").click()
+    # the GM opens the round with the keyboard as well: Tab to the button, Space
+    gm.wait_for_load_state("networkidle")
+    opener = tab_until(gm, lambda s: s["label"] == t("contest.open_round"), "the GM's open-round button")
+    assert opener["tag"] == "BUTTON" and visible_focus(opener), opener
+    gm.keyboard.press(" ")
     roll = button(ann, "contest.roll", n=1)
     expect(roll).to_be_enabled()
 
