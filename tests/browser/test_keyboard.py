@@ -194,10 +194,11 @@ def walk_round(page) -> list[dict]:
     pytest.fail("Tab never came back round to the first stop")
 
 
-@pytest.mark.parametrize("tab_key", ["table", "log", "characters", "checks"])
-def test_every_button_shows_where_the_focus_is(served, new_page, tab_key):
-    """On each of the player's tabs (opened with the keyboard), every button is reached with Tab and
-    shows that it has the focus."""
+@pytest.mark.parametrize("who, tab_key", [("ann", "table"), ("ann", "log"), ("ann", "characters"),
+                                          ("ann", "checks"), ("gm", "table"), ("gm", "room")])
+def test_every_button_shows_where_the_focus_is(served, new_page, who, tab_key):
+    """On each of the player's tabs, and the GM's contest and room tabs (opened with the keyboard),
+    every button is reached with Tab and shows that it has the focus."""
     server, db = served
     room_id, urls, uids = seed(db, f"{server.url}/dashboard", choose="Knight")
     gm, ann = new_page(urls["gm"]), new_page(urls["ann"])
@@ -205,6 +206,8 @@ def test_every_button_shows_where_the_focus_is(served, new_page, tab_key):
     button(gm, "contest.open_round").click()  # the roll button is enabled: it is on the way too
     expect(ann.locator(".raisus-room-title").get_by_text("player · Ann")).to_be_visible()
     expect(button(ann, "contest.roll", n=1)).to_be_enabled()
+    if who == "gm":
+        ann = gm  # the page walked below
     if tab_key != "table":
         tab_until(ann, lambda s: "bk-tab" in s["cls"] and s["label"] == t(f"dashboard.tab.{tab_key}"), tab_key)
         ann.keyboard.press("Enter")
@@ -222,7 +225,7 @@ def test_every_button_shows_where_the_focus_is(served, new_page, tab_key):
     assert {t(f"dashboard.tab.{key}") for key in ("table", "log", "characters", "checks")} <= reached
     if tab_key == "table":
         assert t("contest.roll", n=1) in reached and t("contest.teams") in reached
-    shot(ann, f"keyboard-focus-walk-{tab_key}")
+    shot(ann, f"keyboard-focus-walk-{who}-{tab_key}")
 
 
 def test_the_tabs_open_with_the_keyboard(served, new_page):
