@@ -284,5 +284,4 @@ def test_a_new_round_streams_only_its_own_entry_of_reasonable_size():
     # a typical round (4 dice against 2, one attempt): about 800 bytes as sent, entity-escaped (390 as text lines)
     size = len(streams[1].patch.encode())
     assert 600 < size < 1000, size
-    print("bytes sent for a round entry:", size)
     assert "'" not in patch and '"' not in patch  # no quotes where none are needed: each costs six bytes sent
