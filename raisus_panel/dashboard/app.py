@@ -14,6 +14,7 @@ from raisus_panel.ui._base import ComponentBase, esc
 
 from . import redact
 from .join import JoinPage
+from .keyboard import keyboard_tabs
 from .lobby import Lobby
 from .reconnect import lang_class, watch_connection
 from .room_page import RoomPage
@@ -87,4 +88,5 @@ def create_app(registry: RoomRegistry | None = None):
     if isinstance(page, ComponentBase):  # the banner of a lost connection speaks the page's language
         page.param.watch(lambda e: setattr(root, "css_classes", [lang_class(page.language)]), "lang")
     watch_connection(pn.state.curdoc, lang)
+    keyboard_tabs(pn.state.curdoc)  # the tabs open with Enter or Space, not only with a click
     return root

@@ -13,7 +13,7 @@ from raisus_panel.room import RoomSession
 from raisus_panel.ui import (ActionCheckPanel, Actions, CharacterSheet, ContestTable, ContestView, FairDice,
                              LiveOdds, PastContests, RoundLog, ScoreChart)
 from raisus_panel.room.commands import name_key
-from raisus_panel.ui._base import HTML, ComponentBase, esc, md_esc, set_objects, style
+from raisus_panel.ui._base import HTML, TABS_CSS, ComponentBase, esc, md_esc, set_objects, style
 from raisus_panel.ui._batch import schedule_every, served
 from raisus_panel.ui._shared import once_per_change
 
@@ -166,7 +166,7 @@ class RoomPage(ComponentBase):
             # switched to English with Korean tab titles.
             active = min(self._tabs.active, len(titles) - 1) if self._tab_titles else 0
             self._tabs = pn.Tabs(*zip(titles, (self._tab_boxes[k] for k in self._tab_keys())), active=active,
-                                 dynamic=True, sizing_mode="stretch_width")
+                                 dynamic=True, sizing_mode="stretch_width", stylesheets=[TABS_CSS])
             self._tabs.param.watch(lambda e: self._show_tab(), "active")
             self._tab_titles = titles
             set_objects(self._layout, [*self._layout.objects[:-1], self._tabs])

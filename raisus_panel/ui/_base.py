@@ -63,9 +63,15 @@ def percent(p) -> str:
 # Panel 1.8 renamed button_type/button_style to color/variant; support both.
 _NEW_STYLE = "color" in pn.widgets.Button.param
 
+#: The ring around what has the keyboard's focus: dark blue, solid and 2px wide, so it stands out
+#: (at least 3:1) on white, on light grey and beside every button colour.
+FOCUS_RING = "outline: 2px solid #0550ae;"
+
 #: Bokeh only lowers a disabled button's opacity to .65, which leaves a solid coloured button (or a
 #: "light" one) looking pressable. Greyed out, faded and with a dashed border, a disabled button looks
 #: disabled in every colour and variant (none of their rules sets these properties).
+#: Bokeh marks a focused button with a 1px light-grey dotted outline, which is hard to see: a button
+#: reached with the keyboard gets :data:`FOCUS_RING` (above its neighbours in a button group).
 DISABLED_CSS = """
 :host .bk-btn[disabled] {
   opacity: 0.4;
@@ -74,7 +80,15 @@ DISABLED_CSS = """
   box-shadow: none;
   cursor: not-allowed;
 }
-"""
+""" + f":host .bk-btn:focus-visible {{ {FOCUS_RING} outline-offset: 2px; position: relative; z-index: 1; }}\n"
+
+#: A card's header is a button too, and Panel draws it focused without any mark at all
+#: (``outline: unset``): for every ``pn.Card``'s ``stylesheets``.
+CARD_CSS = f".card-header:focus-visible {{ {FOCUS_RING} outline-offset: -2px; }}"
+
+#: A tab header reached with the keyboard: Bokeh draws it with a 1px light-grey dotted outline
+#: only. For every ``pn.Tabs``'s ``stylesheets``.
+TABS_CSS = f":host .bk-tab:focus-visible {{ {FOCUS_RING} outline-offset: -2px; }}"
 
 
 #: A tooltip wraps long reasons (Panel's own tooltips do the same).

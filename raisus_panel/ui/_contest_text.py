@@ -34,6 +34,8 @@ table.dice { border-collapse: collapse; margin: 4px 0; }
 table.dice td, table.dice th { padding: 3px 8px 3px 0; text-align: left; vertical-align: middle; }
 table.dice th { font-weight: 600; font-size: 12px; opacity: .8; }
 table.dice tr.won td:first-child { font-weight: 700; }
+table.dice tr[style] td:first-child::before { content: ""; display: inline-block; width: .8em; height: .8em;
+  border-radius: 50%; background: var(--unit); margin-right: .35em; }
 .die, .die6 { display: inline-block; min-width: 1.7em; height: 1.7em; line-height: 1.55em; text-align: center;
   border: 1.5px solid var(--panel-on-background-color, #24292f); border-radius: 5px; margin: 1px 3px 1px 0;
   font-weight: 700; background: var(--panel-background-color, #fff); color: var(--panel-on-background-color, #24292f); }
@@ -50,9 +52,10 @@ def dice_html(faces) -> str:
     return "".join(f"<span class=die{6 if int(f) == 6 else ''}>{int(f)}</span>" for f in faces)
 
 
-def roll_table_html(event, labels, t) -> str:
+def roll_table_html(event, labels, t, colors=None) -> str:
     """A decided round's dice: a row per side labelled ``labels[side]``, a column per attempt (a tie
-    marked in words, then rolled again), each with its dice and total; the winner's row in bold."""
+    marked in words, then rolled again), each with its dice and total; the winner's row in bold.
+    With ``colors`` (a colour per side, ``"#rrggbb"``), each row's label starts with a swatch in it."""
     attempts = event["attempts"]
     head = ""
     if len(attempts) > 1:
@@ -65,7 +68,8 @@ def roll_table_html(event, labels, t) -> str:
         cells = "".join(f"<td>{dice_html(attempt[side]['faces'])}<span class=total>= {int(attempt[side]['total'])}"
                         "</span></td>" for attempt in attempts)
         won = " class=won" if side == event["winner"] else ""
-        rows.append(f"<tr{won}><td>{esc(label)}</td>{cells}</tr>")
+        color = f" style=--unit:{colors[side]}" if colors else ""
+        rows.append(f"<tr{won}{color}><td>{esc(label)}</td>{cells}</tr>")
     return f"<table class=dice>{head}{''.join(rows)}</table>"
 
 

@@ -13,7 +13,7 @@ from raisus_panel.room.permissions import has_been_in_contest
 from raisus_panel.rules import MAX_MOB_RATING, MAX_RATING, Character, GruntMob, RuleError
 from raisus_panel.rules.character import new_uid
 
-from ._base import HTML, ComponentBase, esc, set_objects, style
+from ._base import DISABLED_CSS, HTML, ComponentBase, esc, set_objects, style
 
 
 class CharacterSheet(ComponentBase):
@@ -58,7 +58,7 @@ class CharacterSheet(ComponentBase):
                                                  **style("primary", outline=True))
         self._name = pn.widgets.TextInput(sizing_mode="stretch_width")
         self._description = pn.widgets.TextAreaInput(sizing_mode="stretch_width", height=80)
-        self._member_rating = pn.widgets.RadioButtonGroup(options=[0, 1], value=1)
+        self._member_rating = pn.widgets.RadioButtonGroup(options=[0, 1], value=1, stylesheets=[DISABLED_CSS])
         self._count = pn.widgets.IntInput(value=None, start=1, width=140)
         self._mob_box = pn.Row(self._member_rating, self._count, visible=False)
         self._rows: list[dict] = []

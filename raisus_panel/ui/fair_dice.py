@@ -9,7 +9,7 @@ from panel.custom import JSComponent
 from raisus_panel.rules import RuleError
 
 from . import _batch
-from ._base import HTML, ComponentBase, esc, md_esc, style
+from ._base import CARD_CSS, HTML, ComponentBase, esc, md_esc, style
 
 #: How many hex digits of a commitment the table shows (the log and the report show it whole).
 SHORT = 16
@@ -81,7 +81,7 @@ class FairDice(ComponentBase):
             self._reveal_checks.on_click(lambda e: self._run("reveal_checks"))
             rows.append(pn.Row(self._reveal, self._reveal_checks))
         self._card = pn.Card(*rows, self._error, self._info, collapsed=False, sizing_mode="stretch_width",
-                             css_classes=["raisus-fair-dice"])
+                             css_classes=["raisus-fair-dice"], stylesheets=[CARD_CSS])
 
     def __panel__(self):
         return self._card

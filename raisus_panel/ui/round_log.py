@@ -1,4 +1,4 @@
-"""RoundLog: everything that happened in the contest, newest first, every die shown."""
+"""RoundLog: everything that happened in the contest, newest first, every die shown -- drawn as dice."""
 
 from __future__ import annotations
 
@@ -11,11 +11,22 @@ from raisus_panel.rules import verify_contest
 
 from . import _derive as d
 from ._base import HTML, ComponentBase, esc
+from ._charts import side_color, unit_colors
+from ._contest_text import CONTEST_CSS, roll_table_html
 
 
 #: The markup lists the entries oldest first (so a new one is appended and only it is sent) and the
-#: browser shows them newest first.
-_LOG_CSS = ".raisus-log { display: flex; flex-direction: column-reverse; }"
+#: browser shows them newest first. An entry about one unit is edged in that unit's chart colour (its
+#: name is in the entry's words too); an undone entry is faded, its dice struck through as well (text
+#: decoration does not reach into inline blocks).
+_LOG_CSS = """
+.raisus-log { display: flex; flex-direction: column-reverse; }
+.raisus-log-entry { border-left: 4px solid var(--unit, #d0d7de); padding: 2px 0 2px 8px; margin: 4px 0; }
+.raisus-log-entry ul { margin: 2px 0; padding-left: 1.3em; }
+.raisus-log-undone { opacity: .6; }
+.raisus-log-undone .die, .raisus-log-undone .die6, .raisus-log-undone .total { text-decoration: line-through; }
+.raisus-log-who { color: #57606a; }
+"""
 
 
 class LogEntry(NamedTuple):
@@ -50,6 +61,12 @@ class RoundLog(ComponentBase):
     Everything typed by people (names, clichés, fates, outcomes) is HTML-escaped: a character named
     ``<img src=x onerror=alert(1)>`` shows as that text.
 
+    It looks like the contest table: a decided round shows its dice drawn as dice (ties marked, the
+    winner's row in bold, each row with a swatch in its unit's chart colour), then the verdict and the
+    losses in words. An entry about one unit (a choice, a volunteer, a fate...) is edged in that unit's
+    colour, a round in its winner's, the end in the winning side's: the colour the unit has on its card
+    and its chart line. Colour never says anything alone: the names are in the words.
+
     Served, a new entry costs the size of that entry, not of the log: the entries are described
     once each, and the markup holds them oldest first (shown newest first), so the page streams
     only what was appended. Old entries beyond ``max_entries`` are dropped in steps of a tenth of it.
@@ -68,10 +85,12 @@ class RoundLog(ComponentBase):
     def _build(self) -> None:
         self._title = HTML(margin=(0, 10))
         self._body = HTML(sizing_mode="stretch_width", styles={"overflow-y": "auto"}, enable_streaming=True,
-                          stylesheets=[_LOG_CSS])
+                          stylesheets=[CONTEST_CSS, _LOG_CSS])
         # the events described so far, by room seq, for (contest, language): each is described once
         self._described: tuple = (None, None, {})
         self._first = 0  # the oldest entry shown
+        # each shown entry's markup, for (contest, language): (id of its event, state, who) -> (event, html)
+        self._markup: tuple = (None, None, {})
         self.param.watch(lambda e: self._refresh_now(), "max_entries")
         self._layout = pn.Column(self._title, self._body, sizing_mode="stretch_width")
 
@@ -150,19 +169,62 @@ class RoundLog(ComponentBase):
             return
         if not self._first <= len(record) - self.max_entries <= self._first + self.max_entries // 10:
             self._first = max(0, len(record) - self.max_entries)
-        self._body.object = "<div class=raisus-log>" + "".join(
-            self._entry_html(*entry[:4]) for entry in record[self._first:]) + "</div>"
+        known, lang, made = self._markup
+        if known is not self.contest or lang != self.language:
+            made = {}
+        colors, markup, parts = unit_colors(self.contest), {}, []
+        for entry in record[self._first:]:
+            key = (id(entry.event), entry.state, entry.who)
+            if key not in made:  # the event is kept beside its markup, so its id is not reused meanwhile
+                made[key] = (entry.event, self._entry_html(entry, colors))
+            markup[key] = made[key]
+            parts.append(markup[key][1])
+        self._markup = (self.contest, self.language, markup)
+        self._body.object = "<div class=raisus-log>" + "".join(parts) + "</div>"
 
-    @staticmethod
-    def _entry_html(heading: str, details: list[str], who: str = "", state: str = "kept") -> str:
-        body = "".join(f"<li>{esc(line)}</li>" for line in details)
+    def _entry_html(self, entry: LogEntry, colors: dict) -> str:
+        """One entry's markup: compact (Panel sends it entity-escaped, where a quote costs six bytes,
+        so no quotes where none are needed) and made once per entry -- streamed, only new entries are sent."""
+        heading, details, who, state, event = entry
+        details = list(details)
         by = f" <small class=raisus-log-who>· {esc(who)}</small>" if who else ""
-        html = f"<b>{esc(heading)}</b>{by}{'<ul>' + body + '</ul>' if body else ''}"
+        dice = ""
+        if state != "undo" and event.get("type") == "round_decided":
+            # the details' order (see LogEntry): the units' lines label the dice rows, the attempts'
+            # lines are drawn as the dice, the verdict and the losses follow in words
+            used, attempts = len(event["used"]), len(event["attempts"])
+            row_colors = [colors.get(uid, "#8c959f") for uid in event["units"]]
+            dice = roll_table_html(event, details[:used], self._t, row_colors)
+            details = details[used + attempts:]
+        body = "".join(f"<li>{esc(line)}</li>" for line in details)
+        html = f"<b>{esc(heading)}</b>{by}{dice}{'<ul>' + body + '</ul>' if body else ''}"
+        color = self._color_of(event, colors) if state != "undo" else None
+        edge = f" style=--unit:{color}" if color else ""
         if state == "undone":  # kept, struck through: the log never loses what happened
-            return f"<div class='raisus-log-entry raisus-log-undone'><s>{html}</s></div>"
+            return f"<div class='raisus-log-entry raisus-log-undone'{edge}><s>{html}</s></div>"
         if state == "undo":
             return f"<div class='raisus-log-entry raisus-log-undo'><i>{html}</i></div>"
-        return f"<div class=raisus-log-entry>{html}</div>"
+        return f"<div class=raisus-log-entry{edge}>{html}</div>"
+
+    @staticmethod
+    def _color_of(e: dict, colors: dict) -> str | None:
+        """The colour of the unit (or side) an event is about, or None when it is about several or none."""
+        kind = e.get("type")
+        if kind in ("cliche_chosen", "approved"):
+            return colors.get(e["unit"])
+        if kind in ("volunteered", "loss_assigned", "dropped_out"):
+            return colors.get(e["member"])
+        if kind in ("fate_decided", "fate_vetoed"):
+            return colors.get(e["character"])
+        if kind == "team_disbanded":
+            return colors.get(e["team"])
+        if kind == "team_formed":
+            return colors.get(e["team"]["uid"])
+        if kind == "round_decided":
+            return colors.get(e["units"][e["winner"]])
+        if kind == "contest_ended" and e.get("winner") is not None:
+            return side_color(e["winner"])
+        return None
 
     # -- one event in words -----------------------------------------------------------------------
     def _describe_reveal(self, events: list[dict]) -> tuple[str, list[str]]:

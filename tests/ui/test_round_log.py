@@ -1,9 +1,17 @@
-"""RoundLog: every attempt, tie and hit, and the between-round events, newest first."""
+"""RoundLog: every attempt, tie and hit, and the between-round events, newest first -- dice drawn as dice,
+units in their colours."""
 
 from __future__ import annotations
 
+import html
+
+import panel as pn
+
+from raisus_panel.i18n import t
 from raisus_panel.rules import ScriptedDice
-from raisus_panel.ui import Actions, RoundLog
+from raisus_panel.ui import Actions, ContestView, RoundLog, unit_colors
+from raisus_panel.ui._charts import series_styles, side_color
+from raisus_panel.ui._contest_text import CONTEST_CSS, dice_html
 
 from .conftest import duel, team_vs_ogre
 
@@ -27,7 +35,7 @@ def test_attempts_ties_and_damage_newest_first():
     # browser shows them newest first
     html = log._body.object
     assert html.index("Contest started") < html.index("Round 1") < html.index("Round 2")
-    assert "flex-direction: column-reverse" in log._body.stylesheets[0] and "class=raisus-log>" in html
+    assert "flex-direction: column-reverse" in "".join(log._body.stylesheets) and "class=raisus-log>" in html
 
 
 def test_between_round_events_are_logged():
@@ -144,3 +152,136 @@ def test_a_tampered_log_reaching_the_page_is_shown_as_failed():
     room.log = tampered  # as if the page had been sent another log than the dice gave
     heading, _ = RoundLog(actions=actions, lang="en").entries()[0]
     assert heading.startswith("The dice's seed is revealed · ✗ verification failed: roll 1, die 1")
+
+
+# -- the log looks like the table: dice drawn, units in their colours (issue 12) ------------------------
+XSS = "<img src=x onerror=alert(1)>"
+
+
+def _entry(html: str, heading: str) -> str:
+    """The markup of the one entry whose heading starts with ``heading``."""
+    entries = [part for part in html.split("<div class")[1:] if f"<b>{heading}" in part]
+    assert len(entries) == 1, (heading, entries)
+    return entries[0]
+
+
+def test_a_round_shows_its_dice_drawn_its_tie_marked_and_its_verdict_in_words():
+    contest, actions, viking, pirate = duel(rolls=[[3, 3, 3, 3], [4, 4, 4], [6, 5, 1, 1], [4, 4, 4]])
+    log = RoundLog(actions=actions, lang="en")
+    actions.act("roll_round")
+    colors = unit_colors(contest)
+    entry = _entry(log._body.object, "Round 1: Viking against Pirate")
+    # a column per attempt, the tie marked in words above the attempt it ended
+    assert "<th>Attempt 1 <span class=tie>tie, rolled again</span></th><th>Attempt 2</th>" in entry
+    # dice as dice, the six filled; the rows labelled with what each unit rolls; the winner's row bold
+    assert (f"<tr class=won style=--unit:{colors[viking.uid]}><td>Viking rolls Viking: 4 dice</td>"
+            f"<td>{dice_html([3, 3, 3, 3])}<span class=total>= 12</span></td>"
+            f"<td>{dice_html([6, 5, 1, 1])}<span class=total>= 13</span></td></tr>") in entry
+    assert "<span class=die6>6</span><span class=die>5</span>" in entry
+    assert (f"<tr style=--unit:{colors[pirate.uid]}><td>Pirate rolls Pirate: 3 dice</td>"
+            f"<td>{dice_html([4, 4, 4])}<span class=total>= 12</span></td>") in entry
+    # the verdict and the loss in words; the attempts are not told twice
+    assert "<ul><li>Round 1: Viking wins</li><li>Pirate loses 1 from Pirate</li></ul>" in entry
+    assert "[6, 5, 1, 1]" not in log._body.object and "Attempt 1:" not in log._body.object
+    # the dice's look is the contest table's, beside the log's own
+    assert CONTEST_CSS in log._body.stylesheets and ".raisus-log-undone .die" in "".join(log._body.stylesheets)
+    # the record stays plain text, in the order the report reads (units, attempts, winner, losses)
+    heading, details = log.entries()[0]
+    assert heading == "Round 1: Viking against Pirate"
+    assert details == ["Viking rolls Viking: 4 dice", "Pirate rolls Pirate: 3 dice",
+                       "Attempt 1: Viking [3, 3, 3, 3] = 12 vs Pirate [4, 4, 4] = 12 — tie, rolled again",
+                       "Attempt 2: Viking [6, 5, 1, 1] = 13 vs Pirate [4, 4, 4] = 12",
+                       "Round 1: Viking wins", "Pirate loses 1 from Pirate"]
+
+
+def test_an_entry_about_a_unit_wears_its_colour_as_on_its_card_and_chart_line():
+    contest, actions, viking, pirate = duel(a=("Viking", 1), b=("Pirate", 1), rolls=[[1], [6]])
+    log = RoundLog(actions=actions, lang="ko")
+    view = ContestView(actions=actions, lang="ko")
+    actions.act("choose", unit=pirate.uid, cliche="Pirate")
+    actions.act("roll_round")  # the Pirate wins, the Viking falls: the contest ends, side B wins
+    colors = unit_colors(contest)
+    assert colors[viking.uid] != colors[pirate.uid]
+    html = log._body.object
+    # a choice: the chooser's colour -- and its name in words
+    chose = _entry(html, t("log.chose", "ko", unit="Pirate", cliche="Pirate"))
+    assert chose.startswith(f"=raisus-log-entry style=--unit:{colors[pirate.uid]}>")
+    # a round: its winner's colour on the entry, each dice row its unit's
+    round_1 = _entry(html, t("log.round", "ko", n=1, a="Viking", b="Pirate"))
+    assert round_1.startswith(f"=raisus-log-entry style=--unit:{colors[pirate.uid]}>")
+    assert f"<tr style=--unit:{colors[viking.uid]}><td>Viking" in round_1
+    assert f"<tr class=won style=--unit:{colors[pirate.uid]}><td>Pirate" in round_1
+    assert t("roll.winner", "ko", round=1, name="Pirate") in round_1
+    # the end: the winning side's colour; the start is about everyone, so it has none
+    ended = _entry(html, t("log.ended", "ko", side=t("side.1", "ko")))
+    assert ended.startswith(f"=raisus-log-entry style=--unit:{side_color(1)}>")
+    assert _entry(html, t("log.started", "ko", name="Brawl")).startswith("=raisus-log-entry><b>")
+    # the same colour on the unit's card and its chart line
+    assert f"style=--unit:{colors[pirate.uid]}>" in view._sides[1].object
+    assert {key: style[0] for key, style in series_styles(contest).items()}[f"{pirate.uid}:Pirate"] == colors[pirate.uid]
+
+
+def test_a_hostile_name_stays_text_in_the_dice_rows_too():
+    contest, actions, viking, pirate = duel(a=(XSS, 4), rolls=[[6, 6, 1, 1], [2, 2, 2]])
+    log = RoundLog(actions=actions, lang="en")
+    actions.act("roll_round")
+    html = log._body.object
+    escaped = "&lt;img src=x onerror=alert(1)&gt;"
+    assert "<img" not in html and "onerror=alert(1)>" not in html
+    assert f"<td>{escaped} rolls {escaped}: 4 dice</td>" in html
+    assert f"<b>Round 1: {escaped} against Pirate</b>" in html
+    assert f"<li>Round 1: {escaped} wins</li>" in html
+
+
+def test_an_undone_round_keeps_its_dice_struck_through():
+    from raisus_panel.room import Actor, Room, RoomSession
+
+    gm = Room.local("Tavern", dice=ScriptedDice([[6, 6, 6, 6], [1, 1, 1], [5, 6, 6, 6], [1, 1]]))
+    ann = RoomSession(gm.room, Actor.player("p1", "Ann"))
+    ann.act("join", name="Ann")
+    gm.act("save_character", data={"name": "Olaf", "owner": "p1", "cliches": [{"name": "Viking", "rating": 4}]})
+    gm.act("save_character", data={"name": "Jack", "cliches": [{"name": "Pirate", "rating": 3}]})
+    olaf, jack = gm.room.characters
+    gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[jack.uid])
+    gm.act("open_round")
+    ann.act("roll_round")
+    gm.act("roll_round")
+    gm.act("undo")
+    log = RoundLog(actions=Actions(ann), lang="en")
+    html = log._body.object
+    colors = unit_colors(gm.room.contest)
+    undone = html.split("<div class='raisus-log-entry raisus-log-undone'")
+    assert len(undone) == 2  # one undone entry: round 2, its dice kept, struck through and faded
+    assert undone[1].startswith(f" style=--unit:{colors[olaf.uid]}><s><b>Round 2: Olaf against Jack</b>")
+    struck = undone[1].split("</s>")[0]
+    assert f"{dice_html([5, 6, 6, 6])}<span class=total>= 23</span>" in struck
+    assert "<li>Round 2: Olaf wins</li>" in struck
+    css = "".join(log._body.stylesheets)
+    assert ".raisus-log-undone .die, .raisus-log-undone .die6, .raisus-log-undone .total { text-decoration: line-through; }" in css
+    # the undo itself: in words, no colour, no dice
+    assert "<div class='raisus-log-entry raisus-log-undo'><i><b>GM undid: Round 2: Olaf against Jack</b>" in html
+    # round 1 still counts, drawn as dice
+    assert f"<b>Round 1: Olaf against Jack</b> <small class=raisus-log-who>· Ann</small><table class=dice>" in html
+
+
+def test_a_new_round_streams_only_its_own_entry_of_reasonable_size():
+    """Served, the pane sends only what was appended: measured on the stream event Panel sends."""
+    from bokeh.document import Document
+
+    contest, actions, viking, pirate = duel(rolls=[[6, 5, 1, 1], [4, 4, 4], [6, 5, 1, 1], [4, 4]])
+    log = RoundLog(actions=actions, lang="en")
+    doc = Document()
+    pn.panel(log).get_root(doc)
+    sent = []
+    doc.on_change(lambda event: sent.append(getattr(event, "msg_data", None)))
+    actions.act("roll_round")
+    actions.act("roll_round")
+    streams = [m for m in sent if getattr(m, "event_name", "") == "html_stream"]
+    assert len(streams) == 2
+    patch = html.unescape(streams[1].patch)
+    assert "Round 2: Viking against Pirate" in patch and "Round 1" not in patch and "Contest started" not in patch
+    assert patch.count("raisus-log-entry") == 1 and "<table class=dice>" in patch
+    # a typical round (4 dice against 2, one attempt): about 800 bytes as sent, entity-escaped (390 as text lines)
+    size = len(streams[1].patch.encode())
+    assert 600 < size < 1000, size
+    assert "'" not in patch and '"' not in patch  # no quotes where none are needed: each costs six bytes sent
