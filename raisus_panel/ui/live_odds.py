@@ -256,7 +256,9 @@ class LiveOdds(ComponentBase):
 
     def _figure(self, source):
         t = self._t
-        fig = figure(height=self.height, sizing_mode="stretch_width", tools="pan,wheel_zoom,reset,save",
+        # no toolbar: the hover is the chart's one tool (pan and zoom only cost a phone its width and a
+        # keyboard user seven stops between the roll button and the rest of the page)
+        fig = figure(height=self.height, sizing_mode="stretch_width", tools="", toolbar_location=None,
                      title=t("odds.chart_title"), x_axis_label=t("chart.round"), y_axis_label=t("odds.axis"))
         fig.y_range.start, fig.y_range.end = -0.04, 1.04  # dots at 0% and 100% show whole
         fig.yaxis.formatter = NumeralTickFormatter(format="0%")

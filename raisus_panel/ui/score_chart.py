@@ -214,7 +214,9 @@ class ScoreChart(ComponentBase):
 
     def _figure(self, contest, source, events_source):
         t = self._t
-        fig = figure(height=self.height, sizing_mode="stretch_width", tools="pan,wheel_zoom,reset,save",
+        # no toolbar: the hover is the chart's one tool (pan and zoom only cost a phone its width and a
+        # keyboard user seven stops between the roll button and the rest of the page)
+        fig = figure(height=self.height, sizing_mode="stretch_width", tools="", toolbar_location=None,
                      title=contest.name if contest is not None else t("chart.no_contest"),
                      x_axis_label=t("chart.round"), y_axis_label=t("chart.score"))
         fig.y_range.start = -0.4  # a little below 0: a defeated line and its markers show whole
