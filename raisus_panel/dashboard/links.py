@@ -16,6 +16,7 @@ import param
 from raisus_panel.room.registry import LinkSession, RoomLinks
 from raisus_panel.ui._base import HTML, ComponentBase, esc, md_esc, style
 
+from .link_card import LinkCard
 from .settings import app_base_url
 
 
@@ -46,6 +47,7 @@ class LinkManager(ComponentBase):
         self._players_heading = HTML(sizing_mode="stretch_width")
         self._players = pn.Column(sizing_mode="stretch_width", css_classes=["raisus-players"])
         self._shown_links: tuple[str, dict[str, str]] | None = None  # what, {role: url}: shown once
+        self._cards: dict[tuple[str, str], LinkCard] = {}  # (role, url) -> the card showing it
         self._revoked: set[str] = set()
         self._notice: tuple[str, dict] | None = None  # the last success (key, fields), in any language
         self._layout = pn.Column(
@@ -135,9 +137,15 @@ class LinkManager(ComponentBase):
         what, urls = self._shown_links
         rows = [pn.pane.Alert(md_esc(self._t(f"dashboard.links.{what}")), alert_type="warning",
                               sizing_mode="stretch_width")]
-        for role, url in urls.items():
-            rows.append(pn.widgets.TextInput(name=self._t(f"dashboard.link.{role}"), value=url,
-                                             sizing_mode="stretch_width", css_classes=[f"raisus-link-{role}"]))
+        cards = {}
+        for role, url in urls.items():  # the same links in another language: the same cards, relabelled
+            card = self._cards.get((role, url))
+            if card is None:
+                card = LinkCard(role=role, url=url, heading_level=4, actions=self.actions, lang=self.lang)
+            card.lang = self.lang
+            cards[(role, url)] = card
+            rows.append(card)
+        self._cards = cards
         self._fresh.objects = rows
 
     def _show_players(self) -> None:

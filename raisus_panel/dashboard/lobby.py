@@ -13,6 +13,7 @@ from raisus_panel.room import RoomRegistry
 from raisus_panel.room.limits import too_large
 from raisus_panel.ui._base import HTML, ComponentBase, esc, style
 
+from .link_card import ROLES, LinkCard
 from .settings import app_base_url, client_address
 from .upload import RoomFileInput
 
@@ -46,6 +47,7 @@ class Lobby(ComponentBase):
         self._import.on_click(lambda e: self._import_room())
         self._file_help = HTML(css_classes=["raisus-file-help"])
         self._links_box = pn.Column(sizing_mode="stretch_width")
+        self._cards: dict[str, LinkCard] = {}
         self._layout = pn.Column(
             self._heading, self._error, self._info,
             pn.Row(self._title, self._gm_name, self._create),
@@ -101,12 +103,14 @@ class Lobby(ComponentBase):
         if not self.links:
             self._links_box.objects = []
             return
-        rows = [HTML(f"<p>{esc(self._t('dashboard.lobby.links_intro'))}</p>")]
-        for role in ("gm", "player", "spectator"):
-            rows.append(pn.widgets.TextInput(name=self._t(f"dashboard.link.{role}"), value=self.links[role],
-                                             disabled=False, sizing_mode="stretch_width",
-                                             css_classes=[f"raisus-link-{role}"]))
-        self._links_box.objects = rows
+        intro = HTML(f"<p>{esc(self._t('dashboard.lobby.links_intro'))}</p>", sizing_mode="stretch_width")
+        for role in ROLES:
+            card = self._cards.get(role)
+            if card is None:
+                card = self._cards[role] = LinkCard(role=role, url=self.links[role], actions=self.actions,
+                                                    lang=self.lang)
+            card.param.update(url=self.links[role], lang=self.lang)
+        self._links_box.objects = [intro, *(self._cards[role] for role in ROLES)]
 
     def __panel__(self):
         return self._layout
