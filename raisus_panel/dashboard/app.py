@@ -51,6 +51,31 @@ def page_for(registry: RoomRegistry, token: str):
                              alert_type="danger", css_classes=["raisus-refused"])
 
 
+def _page_template():
+    """Panel's own page template with a viewport declared at the end of the page's ``<head>``.
+
+    Without a viewport a phone lays a page out 980 px wide and shrinks it to fit its screen: every
+    button ends up a few pixels tall. Panel's default page (``base.html``) declares none, and a
+    document is rendered with its ``template`` (Bokeh's public ``Document.template``), so the pages
+    extend Panel's template by its empty ``postamble`` block rather than copy it.
+    """
+    from panel.io.resources import BASE_TEMPLATE
+
+    return BASE_TEMPLATE.environment.from_string('{% extends "base.html" %}{% block postamble %}'
+                                 '<meta name="viewport" content="width=device-width, initial-scale=1">'
+                                 '{% endblock %}')
+
+
+#: The template of every page the dashboard serves (see :func:`_page_template`).
+PAGE_TEMPLATE = _page_template()
+
+
+def declare_viewport(doc) -> None:
+    """Render ``doc``'s page with :data:`PAGE_TEMPLATE`, which declares a viewport for phones."""
+    if doc is not None:
+        doc.template = PAGE_TEMPLATE
+
+
 def serve_panel_css_locally(doc) -> None:
     """Make every Panel style sheet of ``doc``'s page come from this server, never from Panel's CDN.
 
@@ -76,6 +101,7 @@ def create_app(registry: RoomRegistry | None = None):
     redact.install()  # link tokens never reach the log (``raisus serve`` does this before serving)
     registry = registry or get_registry(store_url(), limits=limits())
     serve_panel_css_locally(pn.state.curdoc)
+    declare_viewport(pn.state.curdoc)  # every page, refusals included: a phone shows it at its own width
     try:
         page = page_for(registry, query_param("token"))
     except Exception:  # a bug or a store failure: the details go to the log, never to the browser
