@@ -40,7 +40,7 @@ class Lobby(ComponentBase):
         self._gm_name = pn.widgets.TextInput(max_length=80, width=200)
         self._create = pn.widgets.Button(**style("primary"))
         self._create.on_click(lambda e: self._make_room())
-        self._file = RoomFileInput(max_bytes=self.registry.limits.max_upload_bytes, width=320, height=40)
+        self._file = RoomFileInput(max_bytes=self.registry.limits.max_upload_bytes, width=320, height=50)
         self._file.param.watch(self._on_too_large, "too_large")
         self._file.param.watch(lambda e: self._clear_error() if e.new else None, "value")
         self._import = pn.widgets.Button(**style("light"))
@@ -62,6 +62,7 @@ class Lobby(ComponentBase):
         self._gm_name.param.update(name=self._t("dashboard.lobby.gm_name"), placeholder="GM")
         self._create.name = self._t("dashboard.lobby.create")
         self._import.name = self._t("dashboard.lobby.import")
+        self._file.label = self._t("dashboard.lobby.file_label")
         most = f"{self.registry.limits.max_upload_bytes / 1e6:.1f}"
         self._file_help.object = f"<small>{esc(self._t('dashboard.lobby.max_size', most=most))}</small>"
         self._show_links()
