@@ -25,6 +25,10 @@ log = logging.getLogger(__name__)
 CSS = """
 .raisus-roster td, .raisus-roster th { padding: 2px 10px; text-align: left; }
 .raisus-role { color: #666; margin-top: -8px; }
+/* Phones: Bokeh sizes its widgets from --bokeh-font-size (12 px unless set: its public size variable,
+   inherited into every widget's shadow root). At 18.5 px a button, a field or a menu is 40 px tall,
+   big enough for a finger, and iOS no longer zooms the page when a field gets the focus. */
+@media (max-width: 600px) { html { --bokeh-font-size: 18.5px; } }
 """
 
 

@@ -159,8 +159,7 @@ class LinkCard(ComponentBase):
             pn.Column(self._text, self._field, sizing_mode="stretch_width",
                       styles={"flex": "1 1 18rem", "min-width": "0"}),
             self._qr, flex_wrap="wrap", align_items="center", sizing_mode="stretch_width",
-            styles={"border": "1px solid #d0d4da", "border-radius": "8px", "padding": "4px 0",
-                    "margin-bottom": "10px"},
+            margin=(5, 10), styles={"border": "1px solid #d0d4da", "border-radius": "8px", "padding": "4px 0"},
             css_classes=["raisus-link-card", f"raisus-link-card-{self.role}"])
         self.param.watch(self._on_url, "url")
 

@@ -43,15 +43,16 @@ class Lobby(ComponentBase):
         self._file = RoomFileInput(max_bytes=self.registry.limits.max_upload_bytes, width=320, height=50)
         self._file.param.watch(self._on_too_large, "too_large")
         self._file.param.watch(lambda e: self._clear_error() if e.new else None, "value")
-        self._import = pn.widgets.Button(**style("light"))
+        self._import = pn.widgets.Button(**style("primary", outline=True))
         self._import.on_click(lambda e: self._import_room())
         self._file_help = HTML(css_classes=["raisus-file-help"])
         self._links_box = pn.Column(sizing_mode="stretch_width")
         self._cards: dict[str, LinkCard] = {}
         self._layout = pn.Column(
             self._heading, self._error, self._info,
-            pn.Row(self._title, self._gm_name, self._create),
-            pn.Row(self._file, self._import, self._file_help),
+            # rows that wrap: a phone stacks what does not fit beside
+            pn.FlexBox(self._title, self._gm_name, self._create, flex_wrap="wrap", align_items="end"),
+            pn.FlexBox(self._file, self._import, self._file_help, flex_wrap="wrap", align_items="center"),
             self._links_box, sizing_mode="stretch_width", css_classes=["raisus-lobby"])
 
     def _relabel(self) -> None:

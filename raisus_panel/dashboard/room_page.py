@@ -21,6 +21,16 @@ from .links import LinkManager
 
 _NEW = "__new__"
 _ROLE_ORDER = {"gm": 0, "player": 1, "spectator": 2}
+#: On a phone the tab titles wrap onto more lines (Bokeh scrolls them sideways, hiding the last ones)
+#: and each is a finger's size, 40 px or more.
+_TABS_CSS = """
+@media (max-width: 600px) {
+  :host { --padding-vertical: 9px; }
+  :host(.bk-above) .bk-headers-wrapper { flex-wrap: wrap; overflow-x: visible; }
+}
+"""
+#: The score chart and the odds side by side where both fit at 400 px, else one above the other (a phone).
+_HALF = {"flex": "1 1 400px", "min-width": "0"}
 #: How often at most a page redraws who is present (seconds): arrivals come in bursts.
 PRESENCE_EVERY_S = 0.5
 
@@ -66,7 +76,7 @@ class RoomPage(ComponentBase):
         self._tab_boxes = {key: pn.Column(sizing_mode="stretch_width") for key in self._tab_keys()}
         self._fill_tab("table")
         # dynamic: only the open tab has Bokeh models in the browser (and only its components refresh)
-        self._tabs = pn.Tabs(dynamic=True, sizing_mode="stretch_width")  # made anew by _relabel
+        self._tabs = pn.Tabs(dynamic=True, sizing_mode="stretch_width", stylesheets=[_TABS_CSS])  # made anew by _relabel
         self._tab_titles: list[str] = []
         self._layout = pn.Column(
             pn.Row(self._title, self._lang, sizing_mode="stretch_width"), self._presence,
@@ -110,7 +120,9 @@ class RoomPage(ComponentBase):
             self._table = self._component(tab, ContestView if watcher else ContestTable)
             self._chart = self._component(tab, ScoreChart)
             self._odds = self._component(tab, LiveOdds)
-            box.objects = [self._table, pn.Row(self._chart, self._odds, sizing_mode="stretch_width")]
+            charts = pn.FlexBox(*(pn.Column(view, styles=_HALF, sizing_mode="stretch_width")
+                                  for view in (self._chart, self._odds)), flex_wrap="wrap", sizing_mode="stretch_width")
+            box.objects = [self._table, charts]
         elif tab == "log":
             # the reports: made when a button is clicked, from what this person may see
             self._report = pn.widgets.FileDownload(callback=self._contest_report_file, filename="raisus-report.html",
@@ -164,7 +176,7 @@ class RoomPage(ComponentBase):
             # switched to English with Korean tab titles.
             active = min(self._tabs.active, len(titles) - 1) if self._tab_titles else 0
             self._tabs = pn.Tabs(*zip(titles, (self._tab_boxes[k] for k in self._tab_keys())), active=active,
-                                 dynamic=True, sizing_mode="stretch_width")
+                                 dynamic=True, sizing_mode="stretch_width", stylesheets=[_TABS_CSS])
             self._tabs.param.watch(lambda e: self._show_tab(), "active")
             self._tab_titles = titles
             set_objects(self._layout, [*self._layout.objects[:-1], self._tabs])
