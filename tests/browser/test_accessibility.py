@@ -1,0 +1,98 @@
+"""Issue 12: every page of a table works for everyone -- no critical or serious axe-core violation, and
+on a phone (390 x 844) nothing scrolls sideways and every control is at least 40 px tall -- in Korean
+and in English. Screenshots of each page at desktop and phone size go to test-artifacts/.
+
+One ``panel serve apps/dashboard.py`` per language (``RAISUS_LANG``), on a room seeded through the
+room API (tests/browser/table_pages.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import shot
+from .table_pages import (DESKTOP, PAGES, PHONE, axe_violations, create_room, describe, open_page, require_axe,
+                          serve_table, sideways, touch_targets)
+
+#: Violations that come from Panel or Bokeh internals no public API reaches, each with its reason:
+#: (rule id, the node axe reports) -> why. Only that rule on that node is left out.
+ALLOWED: dict[tuple[str, str], str] = {}
+
+#: The smallest height of a touch target on a phone, in CSS pixels (the issue's bar).
+MIN_TARGET = 40
+
+
+@pytest.fixture(scope="module", params=["ko", "en"])
+def table(request, tmp_path_factory):
+    table = serve_table(tmp_path_factory.mktemp(f"a11y-{request.param}"), request.param)
+    yield table
+    table.server.kill()
+
+
+def pages_to_check():
+    """Each page, and the lobby once more after it made a room (its links and QR codes shown)."""
+    return [*PAGES[:1], "lobby+links", *PAGES[1:]]
+
+
+@pytest.fixture
+def open_as(browser):
+    """Open one of the table's pages in a fresh context of the given kind (DESKTOP or PHONE)."""
+    contexts = []
+
+    def _open(table, name: str, kind: dict):
+        context = browser.new_context(**kind)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        open_page(page, table, name.split("+")[0])
+        if name == "lobby+links":
+            create_room(page, table)
+        return page
+
+    yield _open
+    for context in contexts:
+        context.close()
+
+
+@pytest.mark.parametrize("name", pages_to_check())
+def test_no_critical_or_serious_accessibility_violations(table, open_as, name):
+    require_axe()
+    page = open_as(table, name, DESKTOP)
+    shot(page, f"a11y-{name}-{table.lang}-desktop")
+    violations = axe_violations(page, ALLOWED)
+    assert not violations, f"{name} ({table.lang}):\n{describe(violations)}"
+
+
+#: Pages that still scroll sideways on a phone, and why. The contest table (ui/contest_table.py) lays
+#: its parts out in rows of fixed widths -- the two sides' unit cards (a 200 px cliché menu each, the
+#: "inappropriate" box beside it), the play buttons (roll, open the round, undo), the outcome and the
+#: winner -- so the GM's and a player's table are about 560 px wide at 390. That component's layout
+#: is being reworked on another branch of issue 12; wrapping those rows (``pn.FlexBox(...,
+#: flex_wrap="wrap")``) fixes it. Strict: once they fit, this test fails until the entry goes.
+STILL_TOO_WIDE = {
+    "gm": "the contest table's fixed-width rows (ui/contest_table.py), about 560 px",
+    "player": "the contest table's fixed-width rows (ui/contest_table.py), about 560 px",
+}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=STILL_TOO_WIDE[name]))
+    if name in STILL_TOO_WIDE else name for name in pages_to_check()])
+def test_on_a_phone_nothing_scrolls_sideways(table, open_as, name):
+    page = open_as(table, name, PHONE)
+    shot(page, f"a11y-{name}-{table.lang}-phone")
+    # a mobile browser widens its layout to what overflows (innerWidth grows too): compare with the screen
+    width, screen = sideways(page), PHONE["viewport"]["width"]
+    assert width["scroll"] <= screen and width["inner"] == screen, \
+        f"{name} ({table.lang}) is laid out {width['scroll']} px wide on a {screen} px screen"
+
+
+@pytest.mark.parametrize("name", pages_to_check())
+def test_on_a_phone_every_control_is_big_enough_for_a_finger(table, open_as, name):
+    page = open_as(table, name, PHONE)
+    targets = touch_targets(page)
+    assert len(targets) >= 2, f"only {targets} found: the page did not load"
+    small = [tgt for tgt in targets if tgt["height"] < MIN_TARGET]
+    assert not small, f"{name} ({table.lang}): controls under {MIN_TARGET} px tall:\n" + "\n".join(
+        f"    {tgt['tag']}[{tgt['type']}] {tgt['name']!r} .{tgt['cls']}: {tgt['width']:.0f}x{tgt['height']:.0f}"
+        for tgt in small)
