@@ -15,7 +15,7 @@ from raisus_panel.ui._base import ComponentBase, esc
 from . import redact
 from .join import JoinPage
 from .lobby import Lobby
-from .reconnect import lang_class, watch_connection
+from .reconnect import LANG_CLASS, lang_class, watch_connection
 from .room_page import RoomPage
 from .settings import limits, query_param, store_url
 from .wire import lean_serialisation, send_utf8, short_errors
@@ -27,8 +27,11 @@ CSS = """
 .raisus-role { color: #666; margin-top: -8px; }
 /* Phones: Bokeh sizes its widgets from --bokeh-font-size (12 px unless set: its public size variable,
    inherited into every widget's shadow root). At 18.5 px a button, a field or a menu is 40 px tall,
-   big enough for a finger, and iOS no longer zooms the page when a field gets the focus. */
+   big enough for a finger. */
 @media (max-width: 600px) { html { --bokeh-font-size: 18.5px; } }
+/* Korean lines break between words, not inside one (browsers break Hangul anywhere); both properties
+   are inherited into every shadow root, and a long link still breaks where it must. */
+.raisus-lang-ko { word-break: keep-all; overflow-wrap: break-word; }
 """
 
 
@@ -59,15 +62,18 @@ def _page_template():
     """Panel's own page template with a viewport declared at the end of the page's ``<head>``.
 
     Without a viewport a phone lays a page out 980 px wide and shrinks it to fit its screen: every
-    button ends up a few pixels tall. Panel's default page (``base.html``) declares none, and a
+    button ends up a few pixels tall. The template also sets the page's ``<html lang>`` (Panel's says
+    "en" on every page) to the page's language, so a screen reader reads a Korean page in Korean. Panel's default page (``base.html``) declares none, and a
     document is rendered with its ``template`` (Bokeh's public ``Document.template``), so the pages
     extend Panel's template by its empty ``postamble`` block rather than copy it.
     """
     from panel.io.resources import BASE_TEMPLATE
 
-    return BASE_TEMPLATE.environment.from_string('{% extends "base.html" %}{% block postamble %}'
-                                 '<meta name="viewport" content="width=device-width, initial-scale=1">'
-                                 '{% endblock %}')
+    return BASE_TEMPLATE.environment.from_string(
+        '{% extends "base.html" %}{% block postamble %}'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '{% if raisus_lang %}<script>document.documentElement.lang = {{ raisus_lang | tojson }};</script>{% endif %}'
+        '{% endblock %}')
 
 
 #: The template of every page the dashboard serves (see :func:`_page_template`).
@@ -78,6 +84,13 @@ def declare_viewport(doc) -> None:
     """Render ``doc``'s page with :data:`PAGE_TEMPLATE`, which declares a viewport for phones."""
     if doc is not None:
         doc.template = PAGE_TEMPLATE
+
+
+#: Keeps ``<html lang>`` on the page's language when a room page switches it (its root's class changes).
+_FOLLOW_LANG = f"""
+for (const cls of cb_obj.css_classes)
+  if (cls.startsWith({LANG_CLASS!r})) document.documentElement.lang = cls.slice({len(LANG_CLASS)});
+"""
 
 
 def serve_panel_css_locally(doc) -> None:
@@ -116,5 +129,8 @@ def create_app(registry: RoomRegistry | None = None):
                      css_classes=[lang_class(lang)])
     if isinstance(page, ComponentBase):  # the banner of a lost connection speaks the page's language
         page.param.watch(lambda e: setattr(root, "css_classes", [lang_class(page.language)]), "lang")
+        root.jscallback(css_classes=_FOLLOW_LANG)  # and so does <html lang>
+    if pn.state.curdoc is not None:
+        pn.state.curdoc.template_variables["raisus_lang"] = lang
     watch_connection(pn.state.curdoc, lang)
     return root

@@ -59,6 +59,8 @@ def test_no_critical_or_serious_accessibility_violations(table, open_as, name):
     require_axe()
     page = open_as(table, name, DESKTOP)
     shot(page, f"a11y-{name}-{table.lang}-desktop")
+    # the page says its language, so a screen reader reads Korean in Korean
+    assert page.evaluate("() => document.documentElement.lang") == table.lang
     violations = axe_violations(page, ALLOWED)
     assert not violations, f"{name} ({table.lang}):\n{describe(violations)}"
 
@@ -96,3 +98,11 @@ def test_on_a_phone_every_control_is_big_enough_for_a_finger(table, open_as, nam
     assert not small, f"{name} ({table.lang}): controls under {MIN_TARGET} px tall:\n" + "\n".join(
         f"    {tgt['tag']}[{tgt['type']}] {tgt['name']!r} .{tgt['cls']}: {tgt['width']:.0f}x{tgt['height']:.0f}"
         for tgt in small)
+
+
+def test_a_room_page_switched_to_the_other_language_says_so(table, open_as):
+    page = open_as(table, "spectator", DESKTOP)
+    other = "en" if table.lang == "ko" else "ko"
+    page.get_by_role("button", name=other, exact=True).click()
+    page.wait_for_function(f"() => document.documentElement.lang === '{other}'")
+    assert other in page.url  # the address keeps the choice (?lang=)

@@ -1,11 +1,13 @@
 """Every page the dashboard serves declares a viewport, so a phone lays it out at its own width
-(without one it lays the page out 980 px wide and shrinks it: buttons end up 12 px tall)."""
+(without one it lays the page out 980 px wide and shrinks it: buttons end up 12 px tall), and says
+its language (Panel's template says "en" on every page)."""
 
 from __future__ import annotations
 
 import re
 import urllib.request
 
+from raisus_panel import i18n
 from raisus_panel.room.registry import RoomLinks
 
 VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -27,3 +29,4 @@ def test_every_page_declares_a_viewport(served):
         head = head_of(url)
         assert head.count(VIEWPORT) == 1, name
         assert len(re.findall(r'<meta name="viewport"', head)) == 1, name
+        assert f'<script>document.documentElement.lang = "{i18n.settings.lang}";</script>' in head, name
