@@ -23,6 +23,9 @@ class LabelledCheckbox(JSComponent):
     value = param.Boolean(default=False, doc="""
         Whether the box is ticked.""")
 
+    disabled = param.Boolean(default=False, doc="""
+        Whether the box is greyed out and cannot be ticked (declared here so the browser's view gets it).""")
+
     _esm = """
     export function render({ model }) {
       const label = document.createElement("label");
