@@ -59,20 +59,23 @@ def page_for(registry: RoomRegistry, token: str):
 
 
 def _page_template():
-    """Panel's own page template with a viewport declared at the end of the page's ``<head>``.
+    """Panel's own page template with a viewport declared, and the page's language, at the end of ``<head>``.
 
     Without a viewport a phone lays a page out 980 px wide and shrinks it to fit its screen: every
-    button ends up a few pixels tall. The template also sets the page's ``<html lang>`` (Panel's says
-    "en" on every page) to the page's language, so a screen reader reads a Korean page in Korean. Panel's default page (``base.html``) declares none, and a
-    document is rendered with its ``template`` (Bokeh's public ``Document.template``), so the pages
-    extend Panel's template by its empty ``postamble`` block rather than copy it.
+    button ends up a few pixels tall. Panel's default page (``base.html``) declares none, and it says
+    ``<html lang="en">`` on every page, so a screen reader would read a Korean page with an English
+    voice: the template sets the page's language (``raisus_lang``, a template variable). A document is
+    rendered with its ``template`` (Bokeh's public ``Document.template``), so the pages extend Panel's
+    template by its empty ``postamble`` block rather than copy it.
     """
     from panel.io.resources import BASE_TEMPLATE
 
     return BASE_TEMPLATE.environment.from_string(
         '{% extends "base.html" %}{% block postamble %}'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '{% if raisus_lang %}<script>document.documentElement.lang = {{ raisus_lang | tojson }};</script>{% endif %}'
+        '{% if raisus_lang %}'
+        '<script>document.documentElement.lang = {{ raisus_lang | tojson }};</script>'
+        '{% endif %}'
         '{% endblock %}')
 
 

@@ -88,7 +88,11 @@ class LinkField(JSComponent):
         button.textContent = text;
         status.textContent = text;
         clearTimeout(timer);
-        timer = setTimeout(() => { timer = null; status.textContent = ""; button.textContent = model.copy_label; }, 2500);
+        timer = setTimeout(() => {
+          timer = null;
+          status.textContent = "";
+          button.textContent = model.copy_label;
+        }, 2500);
       };
       const selectAll = () => { input.focus(); input.setSelectionRange(0, input.value.length); };
 

@@ -17,7 +17,7 @@ from raisus_panel.ui._base import HTML, ComponentBase, esc, md_esc, set_objects,
 from raisus_panel.ui._batch import schedule_every, served
 from raisus_panel.ui._shared import once_per_change
 
-from .links import LinkManager
+from .links import WARNING_CSS, LinkManager
 
 _NEW = "__new__"
 _ROLE_ORDER = {"gm": 0, "player": 1, "spectator": 2}
@@ -31,6 +31,16 @@ _TABS_CSS = """
 """
 #: The score chart and the odds side by side where both fit at 400 px, else one above the other (a phone).
 _HALF = {"flex": "1 1 400px", "min-width": "0"}
+#: Panel's download button is a few pixels shorter than a button: 40 px on a phone too.
+_TOUCH_CSS = "@media (max-width: 600px) { :host .bk-btn { min-height: 40px; } }"
+
+
+def _download_style(kind: str, outline: bool = False) -> dict:
+    """:func:`style` for a download button, a finger's size on a phone."""
+    kw = style(kind, outline=outline)
+    return {**kw, "stylesheets": [*kw["stylesheets"], _TOUCH_CSS]}
+
+
 #: How often at most a page redraws who is present (seconds): arrivals come in bursts.
 PRESENCE_EVERY_S = 0.5
 
@@ -76,7 +86,8 @@ class RoomPage(ComponentBase):
         self._tab_boxes = {key: pn.Column(sizing_mode="stretch_width") for key in self._tab_keys()}
         self._fill_tab("table")
         # dynamic: only the open tab has Bokeh models in the browser (and only its components refresh)
-        self._tabs = pn.Tabs(dynamic=True, sizing_mode="stretch_width", stylesheets=[_TABS_CSS])  # made anew by _relabel
+        # made anew by _relabel
+        self._tabs = pn.Tabs(dynamic=True, sizing_mode="stretch_width", stylesheets=[_TABS_CSS])
         self._tab_titles: list[str] = []
         self._layout = pn.Column(
             pn.Row(self._title, self._lang, sizing_mode="stretch_width"), self._presence,
@@ -127,10 +138,10 @@ class RoomPage(ComponentBase):
             # the reports: made when a button is clicked, from what this person may see
             self._report = pn.widgets.FileDownload(callback=self._contest_report_file, filename="raisus-report.html",
                                                    label=self._t("report.download_contest"), visible=False,
-                                                   **style("primary", outline=True))
+                                                   **_download_style("primary", outline=True))
             self._session_report = pn.widgets.FileDownload(
                 callback=self._session_report_file, filename="raisus-session-report.html",
-                label=self._t("report.download_session"), visible=False, **style("light", outline=True))
+                label=self._t("report.download_session"), visible=False, **_download_style("light", outline=True))
             self._log = self._component(tab, RoundLog)
             self._past = self._component(tab, PastContests, report=self._report_html)  # closed contests stay readable
             box.objects = [pn.Row(self._report, self._session_report), self._log, self._past]
@@ -148,7 +159,8 @@ class RoomPage(ComponentBase):
             box.objects = [self._check]
         elif tab == "room":
             self._export = pn.widgets.FileDownload(callback=self._export_room, filename="raisus-room.json",
-                                                   label=self._t("dashboard.export"), **style("light", outline=True))
+                                                   label=self._t("dashboard.export"),
+                                                   **_download_style("light", outline=True))
             box.objects = [self._export]
             if getattr(self.session, "registry", None) is not None:  # a served room: its links are managed here
                 self._links = self._component(tab, LinkManager, session=self.session)
@@ -308,7 +320,7 @@ class RoomPage(ComponentBase):
         title = self._t("dashboard.closed.title")
         self._layout.objects = [pn.pane.Alert(f"**{md_esc(title)}** {md_esc(self._explain(reason))}",
                                               alert_type="warning", sizing_mode="stretch_width",
-                                              css_classes=["raisus-closed"])]
+                                              stylesheets=[WARNING_CSS], css_classes=["raisus-closed"])]
         self.dispose()
 
     def dispose(self) -> None:

@@ -28,8 +28,8 @@ AXE = ROOT / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 3}
 DESKTOP = {"viewport": {"width": 1400, "height": 1000}}
 
-#: The pages, in the order a table meets them.
-PAGES = ("lobby", "join", "gm", "player", "spectator")
+#: The pages, in the order a table meets them ("room-tab": the GM's Room tab with new links made).
+PAGES = ("lobby", "join", "gm", "player", "spectator", "room-tab")
 
 
 @dataclass
@@ -59,12 +59,15 @@ def serve_table(tmp_dir: Path, lang: str) -> Table:
         gm.act("create_character", name="Ogre", cliches=[{"name": "Ogre", "rating": 8}])
         uids = {c.name: c.uid for c in room.characters}
         gm.act("start_contest", name="Ogre fight", side_a=[uids["Sir Ann"]], side_b=[uids["Ogre"]])
+        # a room of its own for the GM's Room tab, whose new links would close the first room's pages
+        _, tab_links = registry.create_room("Links", gm_name="Gina")
     finally:
         store.close()
     server = Server(["apps/dashboard.py"], env={"RAISUS_DB": db, "RAISUS_LANG": lang}).start()
     base = f"{server.url}/dashboard"
     return Table(server, lang, {"lobby": base, "join": links.url("player", base), "gm": links.url("gm", base),
-                                "player": f"{base}?token={ann_token}", "spectator": links.url("spectator", base)})
+                                "player": f"{base}?token={ann_token}", "spectator": links.url("spectator", base),
+                                "room-tab": tab_links.url("gm", base)})
 
 
 def open_page(page: Page, table: Table, name: str) -> Page:
@@ -75,11 +78,23 @@ def open_page(page: Page, table: Table, name: str) -> Page:
     elif name == "join":
         expect(page.get_by_role("button", name=table.t("dashboard.join.button"), exact=True)).to_be_visible()
     else:
-        role = table.t(f"role.{name}")
+        role = table.t(f"role.{'gm' if name == 'room-tab' else name}")
         expect(page.locator(".raisus-room-title")).to_contain_text(role)
         expect(page.locator(".raisus-presence")).to_be_visible()
     page.wait_for_timeout(300)  # let the last layout pass settle before measuring
     return page
+
+
+def reissue_links(page: Page, table: Table) -> dict[str, str]:
+    """On a GM's room page: open the Room tab, make new invitation and spectator links; those links."""
+    page.locator(".bk-tab", has_text=table.t("dashboard.tab.room")).first.click()
+    page.get_by_role("button", name=table.t("dashboard.links.reissue"), exact=True).click()
+    links = {}
+    for role in ("player", "spectator"):
+        url = page.locator(f".raisus-fresh-links .raisus-link-{role} input")
+        expect(url).to_have_value(re.compile(rf"^{re.escape(table.urls['lobby'])}\?token=\S+$"))
+        links[role] = url.input_value()
+    return links
 
 
 def create_room(page: Page, table: Table, title: str = "Table") -> dict[str, str]:

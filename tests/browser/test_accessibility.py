@@ -12,8 +12,8 @@ import pytest
 
 from .conftest import shot
 from .helpers import expect
-from .table_pages import (DESKTOP, PAGES, PHONE, axe_violations, create_room, describe, open_page, require_axe,
-                          serve_table, sideways, touch_targets)
+from .table_pages import (DESKTOP, PAGES, PHONE, axe_violations, create_room, describe, open_page, reissue_links,
+                          require_axe, serve_table, sideways, touch_targets)
 
 #: Violations that come from Panel or Bokeh internals no public API reaches, each with its reason:
 #: (rule id, the node axe reports) -> why. Only that rule on that node is left out.
@@ -31,7 +31,8 @@ def table(request, tmp_path_factory):
 
 
 def pages_to_check():
-    """Each page, and the lobby once more after it made a room (its links and QR codes shown)."""
+    """Each page, and the lobby once more after it made a room (its links and QR codes shown); the
+    GM's Room tab after making new links (the same link cards)."""
     return [*PAGES[:1], "lobby+links", *PAGES[1:]]
 
 
@@ -48,6 +49,8 @@ def open_as(browser):
         open_page(page, table, name.split("+")[0])
         if name == "lobby+links":
             create_room(page, table)
+        if name == "room-tab":
+            reissue_links(page, table)
         return page
 
     yield _open
