@@ -25,12 +25,16 @@ log = logging.getLogger(__name__)
 CSS = """
 .raisus-roster td, .raisus-roster th { padding: 2px 10px; text-align: left; }
 .raisus-role { color: #666; margin-top: -8px; }
-/* Phones: Bokeh sizes its widgets from --bokeh-font-size (12 px unless set: its public size variable,
-   inherited into every widget's shadow root). At 18.5 px a button, a field or a menu is 40 px tall,
-   big enough for a finger. */
+"""
+
+# Phones and Korean, on every page:
+# - Bokeh sizes its widgets from --bokeh-font-size (12 px unless set: its public size variable,
+#   inherited into every widget's shadow root). Under 600 px, at 18.5 px, a button, a field or a menu
+#   is 40 px tall, big enough for a finger.
+# - Korean lines break between words, not inside one (browsers break Hangul anywhere); both
+#   properties are inherited into every shadow root, and a long link still breaks where it must.
+CSS += """
 @media (max-width: 600px) { html { --bokeh-font-size: 18.5px; } }
-/* Korean lines break between words, not inside one (browsers break Hangul anywhere); both properties
-   are inherited into every shadow root, and a long link still breaks where it must. */
 .raisus-lang-ko { word-break: keep-all; overflow-wrap: break-word; }
 """
 

@@ -81,9 +81,9 @@ def page_document(registry, token: str) -> str:
     page.dispose()
     text = re.sub(r'"([A-Za-z]+)\d{5}"', r'"\1#"', text)  # Panel's default names count every object made
     ids = {}  # ids in order of first appearance: the same document gets the same numbers
-    # a JSComponent's data model also names its component in a tag, as "__ref:<id>"
-    return re.sub(r'"(__ref:)?(p\d+)"', lambda m: f'"{m.group(1) or ""}{ids.setdefault(m.group(2), f"m{len(ids)}")}"',
-                  text)
+    # an id stands alone, or as a reference a JSComponent's data makes ("__ref:p123")
+    return re.sub(r'"(__ref:)?(p\d+)"',
+                  lambda m: f'"{m.group(1) or ""}{ids.setdefault(m.group(2), f"m{len(ids)}")}"', text)
 
 
 @pytest.mark.parametrize("role", ["gm", "player", "spectator"])
