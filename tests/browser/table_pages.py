@@ -28,8 +28,9 @@ AXE = ROOT / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 3}
 DESKTOP = {"viewport": {"width": 1400, "height": 1000}}
 
-#: The pages, in the order a table meets them ("room-tab": the GM's Room tab with new links made).
-PAGES = ("lobby", "join", "gm", "player", "spectator", "room-tab")
+#: The pages, in the order a table meets them ("room-tab": the GM's Room tab with new links made;
+#: "checks-tab": the GM's action checks).
+PAGES = ("lobby", "join", "gm", "player", "spectator", "room-tab", "checks-tab")
 
 
 @dataclass
@@ -67,7 +68,7 @@ def serve_table(tmp_dir: Path, lang: str) -> Table:
     base = f"{server.url}/dashboard"
     return Table(server, lang, {"lobby": base, "join": links.url("player", base), "gm": links.url("gm", base),
                                 "player": f"{base}?token={ann_token}", "spectator": links.url("spectator", base),
-                                "room-tab": tab_links.url("gm", base)})
+                                "room-tab": tab_links.url("gm", base), "checks-tab": links.url("gm", base)})
 
 
 def open_page(page: Page, table: Table, name: str) -> Page:
@@ -78,7 +79,7 @@ def open_page(page: Page, table: Table, name: str) -> Page:
     elif name == "join":
         expect(page.get_by_role("button", name=table.t("dashboard.join.button"), exact=True)).to_be_visible()
     else:
-        role = table.t(f"role.{'gm' if name == 'room-tab' else name}")
+        role = table.t(f"role.{'gm' if name.endswith('-tab') else name}")
         expect(page.locator(".raisus-room-title")).to_contain_text(role)
         expect(page.locator(".raisus-presence")).to_be_visible()
     page.wait_for_timeout(300)  # let the last layout pass settle before measuring
@@ -131,14 +132,14 @@ _AXE_RUN = """async () => {
 def axe_violations(page: Page, allowed: dict[tuple[str, str], str] | None = None) -> list[dict]:
     """The critical and serious axe-core violations on ``page``, without those ``allowed`` lists.
 
-    ``allowed`` maps (rule id, a CSS selector axe reports as the node's target) to why it cannot be
-    fixed here; only exactly that rule on exactly that node is left out.
+    ``allowed`` maps (rule id, the selector axe gives the node itself, innermost in its shadow roots)
+    to why it cannot be fixed here; only that rule on such a node is left out.
     """
     page.add_script_tag(path=str(AXE))
     found = []
     for violation in page.evaluate(_AXE_RUN):
         nodes = [n for n in violation["nodes"] if (n["impact"] or violation["impact"]) in ("critical", "serious")
-                 and (violation["id"], n["target"]) not in (allowed or {})]
+                 and (violation["id"], n["target"].split(" >>> ")[-1]) not in (allowed or {})]
         if nodes:
             found.append({**violation, "nodes": nodes})
     return found

@@ -16,8 +16,17 @@ from .table_pages import (DESKTOP, PAGES, PHONE, axe_violations, create_room, de
                           require_axe, serve_table, sideways, touch_targets)
 
 #: Violations that come from Panel or Bokeh internals no public API reaches, each with its reason:
-#: (rule id, the node axe reports) -> why. Only that rule on that node is left out.
-ALLOWED: dict[tuple[str, str], str] = {}
+#: (rule id, the node's own selector as axe reports it) -> why. Only that rule on such a node is left out.
+_SPIN = ("Bokeh 3.9's Spinner (pn.widgets.IntInput: the action check's target number and modifier) draws "
+         "its up and down buttons as empty <button>s with no aria-label, and Panel passes no attributes to "
+         "them; the number field itself is labelled and takes typing and the arrow keys")
+ALLOWED: dict[tuple[str, str], str] = {
+    ("button-name", ".bk-spin-btn-up.bk-spin-btn"): _SPIN,
+    ("button-name", ".bk-spin-btn-down.bk-spin-btn"): _SPIN,
+}
+
+#: Controls left out of the 40 px rule, by class, with the reason (same Bokeh internals as above).
+SMALL_ALLOWED = {"bk-spin-btn bk-spin-btn-up": _SPIN, "bk-spin-btn bk-spin-btn-down": _SPIN}
 
 #: The smallest height of a touch target on a phone, in CSS pixels (the issue's bar).
 MIN_TARGET = 40
@@ -32,7 +41,7 @@ def table(request, tmp_path_factory):
 
 def pages_to_check():
     """Each page, and the lobby once more after it made a room (its links and QR codes shown); the
-    GM's Room tab after making new links (the same link cards)."""
+    GM's Room tab after making new links (the same link cards), and the GM's action checks."""
     return [*PAGES[:1], "lobby+links", *PAGES[1:]]
 
 
@@ -51,6 +60,9 @@ def open_as(browser):
             create_room(page, table)
         if name == "room-tab":
             reissue_links(page, table)
+        if name == "checks-tab":
+            page.locator(".bk-tab", has_text=table.t("dashboard.tab.checks")).first.click()
+            expect(page.get_by_role("checkbox", name=table.t("check.automatic"), exact=True)).to_be_visible()
         return page
 
     yield _open
@@ -74,10 +86,14 @@ def test_no_critical_or_serious_accessibility_violations(table, open_as, name):
 #: "inappropriate" box beside it), the play buttons (roll, open the round, undo), the outcome and the
 #: winner -- so the GM's and a player's table are about 560 px wide at 390. That component's layout
 #: is being reworked on another branch of issue 12; wrapping those rows (``pn.FlexBox(...,
-#: flex_wrap="wrap")``) fixes it. Strict: once they fit, this test fails until the entry goes.
+#: flex_wrap="wrap")``) fixes it, as it did for the lobby, the join page and the Room tab. The action
+#: check panel (ui/action_check.py) has the same rows. Strict: once a page fits, its test fails until
+#: its entry goes.
 STILL_TOO_WIDE = {
     "gm": "the contest table's fixed-width rows (ui/contest_table.py), about 560 px",
     "player": "the contest table's fixed-width rows (ui/contest_table.py), about 560 px",
+    # the same in the action check panel: its rows of fixed-width inputs (TN presets, number fields)
+    "checks-tab": "the action check's fixed-width rows (ui/action_check.py), 540-670 px",
 }
 
 
@@ -98,7 +114,7 @@ def test_on_a_phone_every_control_is_big_enough_for_a_finger(table, open_as, nam
     page = open_as(table, name, PHONE)
     targets = touch_targets(page)
     assert len(targets) >= 2, f"only {targets} found: the page did not load"
-    small = [tgt for tgt in targets if tgt["height"] < MIN_TARGET]
+    small = [tgt for tgt in targets if tgt["height"] < MIN_TARGET and tgt["cls"] not in SMALL_ALLOWED]
     assert not small, f"{name} ({table.lang}): controls under {MIN_TARGET} px tall:\n" + "\n".join(
         f"    {tgt['tag']}[{tgt['type']}] {tgt['name']!r} .{tgt['cls']}: {tgt['width']:.0f}x{tgt['height']:.0f}"
         for tgt in small)
