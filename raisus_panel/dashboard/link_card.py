@@ -143,6 +143,8 @@ class LinkCard(ComponentBase):
         Whose link it is: "gm", "player" (the players' invitation) or "spectator".
     url
         The link itself.
+    heading_level
+        The level of the card's title (3 in the lobby, under its h2; 4 on the Room tab).
     """
 
     role = param.Selector(default="player", objects=list(ROLES), doc="""
