@@ -28,11 +28,12 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # The browser tests drive Debian's Chromium (Playwright cannot download its own browser here),
-# the score chart needs a CJK font to show Korean, and the scale-out tests run a real Redis and nginx.
-SYSTEM_PACKAGES := chromium fonts-noto-cjk redis-server nginx
+# the score chart needs a CJK font to show Korean, the scale-out tests run a real Redis and nginx,
+# and the lobby's QR codes are decoded by zbarimg (zbar-tools) in the browser tests.
+SYSTEM_PACKAGES := chromium fonts-noto-cjk redis-server nginx zbar-tools
 system-deps:
 	@if [ ! -x $(CHROMIUM) ] || ! fc-list 2>/dev/null | grep -qi 'noto.*cjk' \
-	    || ! command -v redis-server >/dev/null || ! [ -x /usr/sbin/nginx ]; then \
+	    || ! command -v redis-server >/dev/null || ! [ -x /usr/sbin/nginx ] || ! command -v zbarimg >/dev/null; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_PACKAGES) >/dev/null; \
 	  else \
@@ -40,7 +41,16 @@ system-deps:
 	  fi; \
 	fi
 
-test: setup system-deps
+# The browser tests check every page with axe-core, installed from npm at test time into .cache/
+# (not committed); Debian's npm is installed only where no npm is (a Node.js of its own has one).
+AXE := .cache/axe/node_modules/axe-core/axe.min.js
+$(AXE):
+	@command -v npm >/dev/null || { if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; \
+	  else echo "The accessibility tests need npm: sudo apt-get install npm"; exit 1; fi; }
+	npm install --no-save --no-audit --no-fund --silent --prefix .cache/axe axe-core@4
+
+test: setup system-deps $(AXE)
 	$(PY) -m pytest
 
 test-fast: setup
@@ -54,4 +64,4 @@ bench: setup
 	$(PY) benchmarks/bench_room.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts
+	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts .cache

@@ -16,7 +16,7 @@ from . import redact
 from .join import JoinPage
 from .keyboard import keyboard_tabs
 from .lobby import Lobby
-from .reconnect import lang_class, watch_connection
+from .reconnect import LANG_CLASS, lang_class, watch_connection
 from .room_page import RoomPage
 from .settings import limits, query_param, store_url
 from .wire import lean_serialisation, send_utf8, short_errors
@@ -26,6 +26,17 @@ log = logging.getLogger(__name__)
 CSS = """
 .raisus-roster td, .raisus-roster th { padding: 2px 10px; text-align: left; }
 .raisus-role { opacity: .75; margin-top: -8px; }
+"""
+
+# Phones and Korean, on every page:
+# - Bokeh sizes its widgets from --bokeh-font-size (12 px unless set: its public size variable,
+#   inherited into every widget's shadow root). Under 600 px, at 18.5 px, a button, a field or a menu
+#   is 40 px tall, big enough for a finger.
+# - Korean lines break between words, not inside one (browsers break Hangul anywhere); both
+#   properties are inherited into every shadow root, and a long link still breaks where it must.
+CSS += """
+@media (max-width: 600px) { html { --bokeh-font-size: 18.5px; } }
+.raisus-lang-ko { word-break: keep-all; overflow-wrap: break-word; }
 """
 
 
@@ -50,6 +61,44 @@ def page_for(registry: RoomRegistry, token: str):
         lang = query_param("lang") if query_param("lang") in i18n.LANGUAGES else i18n.settings.lang
         return pn.pane.Alert(f"**{esc(t('dashboard.refused', lang))}** {esc(i18n.translate(exc, lang))}",
                              alert_type="danger", css_classes=["raisus-refused"])
+
+
+def _page_template():
+    """Panel's own page template with a viewport declared, and the page's language, at the end of ``<head>``.
+
+    Without a viewport a phone lays a page out 980 px wide and shrinks it to fit its screen: every
+    button ends up a few pixels tall. Panel's default page (``base.html``) declares none, and it says
+    ``<html lang="en">`` on every page, so a screen reader would read a Korean page with an English
+    voice: the template sets the page's language (``raisus_lang``, a template variable). A document is
+    rendered with its ``template`` (Bokeh's public ``Document.template``), so the pages extend Panel's
+    template by its empty ``postamble`` block rather than copy it.
+    """
+    from panel.io.resources import BASE_TEMPLATE
+
+    return BASE_TEMPLATE.environment.from_string(
+        '{% extends "base.html" %}{% block postamble %}'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '{% if raisus_lang %}'
+        '<script>document.documentElement.lang = {{ raisus_lang | tojson }};</script>'
+        '{% endif %}'
+        '{% endblock %}')
+
+
+#: The template of every page the dashboard serves (see :func:`_page_template`).
+PAGE_TEMPLATE = _page_template()
+
+
+def declare_viewport(doc) -> None:
+    """Render ``doc``'s page with :data:`PAGE_TEMPLATE`, which declares a viewport for phones."""
+    if doc is not None:
+        doc.template = PAGE_TEMPLATE
+
+
+#: Keeps ``<html lang>`` on the page's language when a room page switches it (its root's class changes).
+_FOLLOW_LANG = f"""
+for (const cls of cb_obj.css_classes)
+  if (cls.startsWith({LANG_CLASS!r})) document.documentElement.lang = cls.slice({len(LANG_CLASS)});
+"""
 
 
 def serve_panel_css_locally(doc) -> None:
@@ -77,6 +126,7 @@ def create_app(registry: RoomRegistry | None = None):
     redact.install()  # link tokens never reach the log (``raisus serve`` does this before serving)
     registry = registry or get_registry(store_url(), limits=limits())
     serve_panel_css_locally(pn.state.curdoc)
+    declare_viewport(pn.state.curdoc)  # every page, refusals included: a phone shows it at its own width
     try:
         page = page_for(registry, query_param("token"))
     except Exception:  # a bug or a store failure: the details go to the log, never to the browser
@@ -87,6 +137,9 @@ def create_app(registry: RoomRegistry | None = None):
                      css_classes=[lang_class(lang)])
     if isinstance(page, ComponentBase):  # the banner of a lost connection speaks the page's language
         page.param.watch(lambda e: setattr(root, "css_classes", [lang_class(page.language)]), "lang")
+        root.jscallback(css_classes=_FOLLOW_LANG)  # and so does <html lang>
+    if pn.state.curdoc is not None:
+        pn.state.curdoc.template_variables["raisus_lang"] = lang
     watch_connection(pn.state.curdoc, lang)
     keyboard_tabs(pn.state.curdoc)  # the tabs open with Enter or Space, not only with a click
     return root

@@ -32,7 +32,8 @@ class JoinPage(ComponentBase):
         self._name = pn.widgets.TextInput(max_length=80, width=260)
         self._join = pn.widgets.Button(**style("primary"))
         self._join.on_click(lambda e: self._do_join())
-        self._layout = pn.Column(self._heading, self._error, pn.Row(self._name, self._join),
+        self._layout = pn.Column(self._heading, self._error,
+                                 pn.FlexBox(self._name, self._join, flex_wrap="wrap", align_items="end"),
                                  sizing_mode="stretch_width", css_classes=["raisus-join"])
 
     def _relabel(self) -> None:

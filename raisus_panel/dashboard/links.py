@@ -16,7 +16,13 @@ import param
 from raisus_panel.room.registry import LinkSession, RoomLinks
 from raisus_panel.ui._base import HTML, ComponentBase, esc, md_esc, style
 
+from .link_card import LinkCard
 from .settings import app_base_url
+
+
+#: Panel's warning alert writes #997404 on #fff3cd, 3.9:1: too faint to read (WCAG asks 4.5:1). The
+#: darker text of the same hue reads at 7:1.
+WARNING_CSS = ":host(.alert-warning) { --warning-text-color: #664d03; }"
 
 
 class LinkManager(ComponentBase):
@@ -46,12 +52,14 @@ class LinkManager(ComponentBase):
         self._players_heading = HTML(sizing_mode="stretch_width")
         self._players = pn.Column(sizing_mode="stretch_width", css_classes=["raisus-players"])
         self._shown_links: tuple[str, dict[str, str]] | None = None  # what, {role: url}: shown once
+        self._cards: dict[tuple[str, str], LinkCard] = {}  # (role, url) -> the card showing it
         self._revoked: set[str] = set()
         self._notice: tuple[str, dict] | None = None  # the last success (key, fields), in any language
         self._layout = pn.Column(
             self._heading, self._error, self._info,
-            pn.Row(self._reissue, self._reissue_help, sizing_mode="stretch_width"),
-            pn.Row(self._replace, self._replace_help, sizing_mode="stretch_width"),
+            # rows that wrap: on a phone the help goes under its button
+            pn.FlexBox(self._reissue, self._reissue_help, flex_wrap="wrap", align_items="center"),
+            pn.FlexBox(self._replace, self._replace_help, flex_wrap="wrap", align_items="center"),
             self._fresh, self._players_heading, self._players,
             sizing_mode="stretch_width", css_classes=["raisus-links"])
         self._watch(self.session.room, self._on_players, "players")
@@ -134,10 +142,16 @@ class LinkManager(ComponentBase):
             return
         what, urls = self._shown_links
         rows = [pn.pane.Alert(md_esc(self._t(f"dashboard.links.{what}")), alert_type="warning",
-                              sizing_mode="stretch_width")]
-        for role, url in urls.items():
-            rows.append(pn.widgets.TextInput(name=self._t(f"dashboard.link.{role}"), value=url,
-                                             sizing_mode="stretch_width", css_classes=[f"raisus-link-{role}"]))
+                              sizing_mode="stretch_width", stylesheets=[WARNING_CSS])]
+        cards = {}
+        for role, url in urls.items():  # the same links in another language: the same cards, relabelled
+            card = self._cards.get((role, url))
+            if card is None:
+                card = LinkCard(role=role, url=url, heading_level=4, actions=self.actions, lang=self.lang)
+            card.lang = self.lang
+            cards[(role, url)] = card
+            rows.append(card)
+        self._cards = cards
         self._fresh.objects = rows
 
     def _show_players(self) -> None:
@@ -153,7 +167,7 @@ class LinkManager(ComponentBase):
                                        **style("danger", outline=True), css_classes=["raisus-revoke"])
             button.on_click(lambda e, pid=player_id: self._do_revoke(pid))
             self._tip(button, self._t("dashboard.links.revoke_help"))
-            rows.append(pn.Row(HTML(label, width=220), button, sizing_mode="stretch_width"))
+            rows.append(pn.FlexBox(HTML(label, width=220), button, flex_wrap="wrap", align_items="center"))
         self._players.objects = rows
 
     def __panel__(self):

@@ -13,6 +13,7 @@ from raisus_panel.room import RoomRegistry
 from raisus_panel.room.limits import too_large
 from raisus_panel.ui._base import HTML, ComponentBase, esc, style
 
+from .link_card import ROLES, LinkCard
 from .settings import app_base_url, client_address
 from .upload import RoomFileInput
 
@@ -39,17 +40,19 @@ class Lobby(ComponentBase):
         self._gm_name = pn.widgets.TextInput(max_length=80, width=200)
         self._create = pn.widgets.Button(**style("primary"))
         self._create.on_click(lambda e: self._make_room())
-        self._file = RoomFileInput(max_bytes=self.registry.limits.max_upload_bytes, width=320, height=40)
+        self._file = RoomFileInput(max_bytes=self.registry.limits.max_upload_bytes, width=320, height=50)
         self._file.param.watch(self._on_too_large, "too_large")
         self._file.param.watch(lambda e: self._clear_error() if e.new else None, "value")
-        self._import = pn.widgets.Button(**style("light"))
+        self._import = pn.widgets.Button(**style("primary", outline=True))
         self._import.on_click(lambda e: self._import_room())
         self._file_help = HTML(css_classes=["raisus-file-help"])
         self._links_box = pn.Column(sizing_mode="stretch_width")
+        self._cards: dict[str, LinkCard] = {}
         self._layout = pn.Column(
             self._heading, self._error, self._info,
-            pn.Row(self._title, self._gm_name, self._create),
-            pn.Row(self._file, self._import, self._file_help),
+            # rows that wrap: a phone stacks what does not fit beside
+            pn.FlexBox(self._title, self._gm_name, self._create, flex_wrap="wrap", align_items="end"),
+            pn.FlexBox(self._file, self._import, self._file_help, flex_wrap="wrap", align_items="center"),
             self._links_box, sizing_mode="stretch_width", css_classes=["raisus-lobby"])
 
     def _relabel(self) -> None:
@@ -60,6 +63,7 @@ class Lobby(ComponentBase):
         self._gm_name.param.update(name=self._t("dashboard.lobby.gm_name"), placeholder="GM")
         self._create.name = self._t("dashboard.lobby.create")
         self._import.name = self._t("dashboard.lobby.import")
+        self._file.label = self._t("dashboard.lobby.file_label")
         most = f"{self.registry.limits.max_upload_bytes / 1e6:.1f}"
         self._file_help.object = f"<small>{esc(self._t('dashboard.lobby.max_size', most=most))}</small>"
         self._show_links()
@@ -101,12 +105,14 @@ class Lobby(ComponentBase):
         if not self.links:
             self._links_box.objects = []
             return
-        rows = [HTML(f"<p>{esc(self._t('dashboard.lobby.links_intro'))}</p>")]
-        for role in ("gm", "player", "spectator"):
-            rows.append(pn.widgets.TextInput(name=self._t(f"dashboard.link.{role}"), value=self.links[role],
-                                             disabled=False, sizing_mode="stretch_width",
-                                             css_classes=[f"raisus-link-{role}"]))
-        self._links_box.objects = rows
+        intro = HTML(f"<p>{esc(self._t('dashboard.lobby.links_intro'))}</p>", sizing_mode="stretch_width")
+        for role in ROLES:
+            card = self._cards.get(role)
+            if card is None:
+                card = self._cards[role] = LinkCard(role=role, url=self.links[role], actions=self.actions,
+                                                    lang=self.lang)
+            card.param.update(url=self.links[role], lang=self.lang)
+        self._links_box.objects = [intro, *(self._cards[role] for role in ROLES)]
 
     def __panel__(self):
         return self._layout

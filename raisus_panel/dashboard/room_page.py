@@ -17,10 +17,30 @@ from raisus_panel.ui._base import HTML, TABS_CSS, ComponentBase, esc, md_esc, se
 from raisus_panel.ui._batch import schedule_every, served
 from raisus_panel.ui._shared import once_per_change
 
-from .links import LinkManager
+from .links import WARNING_CSS, LinkManager
 
 _NEW = "__new__"
 _ROLE_ORDER = {"gm": 0, "player": 1, "spectator": 2}
+#: On a phone the tab titles wrap onto more lines (Bokeh scrolls them sideways, hiding the last ones)
+#: and each is a finger's size, 40 px or more.
+_TABS_CSS = """
+@media (max-width: 600px) {
+  :host { --padding-vertical: 9px; }
+  :host(.bk-above) .bk-headers-wrapper { flex-wrap: wrap; overflow-x: visible; }
+}
+"""
+#: The score chart and the odds side by side where both fit at 400 px, else one above the other (a phone).
+_HALF = {"flex": "1 1 400px", "min-width": "0"}
+#: Panel's download button is a few pixels shorter than a button: 40 px on a phone too.
+_TOUCH_CSS = "@media (max-width: 600px) { :host .bk-btn { min-height: 40px; } }"
+
+
+def _download_style(kind: str, outline: bool = False) -> dict:
+    """:func:`style` for a download button, a finger's size on a phone."""
+    kw = style(kind, outline=outline)
+    return {**kw, "stylesheets": [*kw["stylesheets"], _TOUCH_CSS]}
+
+
 #: How often at most a page redraws who is present (seconds): arrivals come in bursts.
 PRESENCE_EVERY_S = 0.5
 
@@ -66,7 +86,8 @@ class RoomPage(ComponentBase):
         self._tab_boxes = {key: pn.Column(sizing_mode="stretch_width") for key in self._tab_keys()}
         self._fill_tab("table")
         # dynamic: only the open tab has Bokeh models in the browser (and only its components refresh)
-        self._tabs = pn.Tabs(dynamic=True, sizing_mode="stretch_width")  # made anew by _relabel
+        # made anew by _relabel
+        self._tabs = pn.Tabs(dynamic=True, sizing_mode="stretch_width", stylesheets=[TABS_CSS, _TABS_CSS])
         self._tab_titles: list[str] = []
         self._layout = pn.Column(
             pn.Row(self._title, self._lang, sizing_mode="stretch_width"), self._presence,
@@ -110,17 +131,19 @@ class RoomPage(ComponentBase):
             self._table = self._component(tab, ContestView if watcher else ContestTable)
             self._chart = self._component(tab, ScoreChart)
             self._odds = self._component(tab, LiveOdds)
-            box.objects = [self._table, pn.Row(self._chart, self._odds, sizing_mode="stretch_width")]
+            charts = pn.FlexBox(*(pn.Column(view, styles=_HALF, sizing_mode="stretch_width")
+                                  for view in (self._chart, self._odds)), flex_wrap="wrap", sizing_mode="stretch_width")
+            box.objects = [self._table, charts]
             if not watcher:  # the seed to mix in and the GM's reveal; spectators see commitments in the log
                 box.objects = [*box.objects, self._component(tab, FairDice)]
         elif tab == "log":
             # the reports: made when a button is clicked, from what this person may see
             self._report = pn.widgets.FileDownload(callback=self._contest_report_file, filename="raisus-report.html",
                                                    label=self._t("report.download_contest"), visible=False,
-                                                   **style("primary", outline=True))
+                                                   **_download_style("primary", outline=True))
             self._session_report = pn.widgets.FileDownload(
                 callback=self._session_report_file, filename="raisus-session-report.html",
-                label=self._t("report.download_session"), visible=False, **style("light", outline=True))
+                label=self._t("report.download_session"), visible=False, **_download_style("light", outline=True))
             self._log = self._component(tab, RoundLog)
             self._past = self._component(tab, PastContests, report=self._report_html)  # closed contests stay readable
             box.objects = [pn.Row(self._report, self._session_report), self._log, self._past]
@@ -138,7 +161,8 @@ class RoomPage(ComponentBase):
             box.objects = [self._check]
         elif tab == "room":
             self._export = pn.widgets.FileDownload(callback=self._export_room, filename="raisus-room.json",
-                                                   label=self._t("dashboard.export"), **style("light", outline=True))
+                                                   label=self._t("dashboard.export"),
+                                                   **_download_style("light", outline=True))
             box.objects = [self._export]
             if getattr(self.session, "registry", None) is not None:  # a served room: its links are managed here
                 self._links = self._component(tab, LinkManager, session=self.session)
@@ -166,7 +190,7 @@ class RoomPage(ComponentBase):
             # switched to English with Korean tab titles.
             active = min(self._tabs.active, len(titles) - 1) if self._tab_titles else 0
             self._tabs = pn.Tabs(*zip(titles, (self._tab_boxes[k] for k in self._tab_keys())), active=active,
-                                 dynamic=True, sizing_mode="stretch_width", stylesheets=[TABS_CSS])
+                                 dynamic=True, sizing_mode="stretch_width", stylesheets=[TABS_CSS, _TABS_CSS])
             self._tabs.param.watch(lambda e: self._show_tab(), "active")
             self._tab_titles = titles
             set_objects(self._layout, [*self._layout.objects[:-1], self._tabs])
@@ -298,7 +322,7 @@ class RoomPage(ComponentBase):
         title = self._t("dashboard.closed.title")
         self._layout.objects = [pn.pane.Alert(f"**{md_esc(title)}** {md_esc(self._explain(reason))}",
                                               alert_type="warning", sizing_mode="stretch_width",
-                                              css_classes=["raisus-closed"])]
+                                              stylesheets=[WARNING_CSS], css_classes=["raisus-closed"])]
         self.dispose()
 
     def dispose(self) -> None:

@@ -35,6 +35,9 @@ class RoomFileInput(JSComponent):
     filename = param.String(default="", doc="""
         The chosen file's name.""")
 
+    label = param.String(default="", doc="""
+        The picker's accessible name (what to choose), read out by screen readers.""")
+
     too_large = param.Dict(default=None, allow_None=True, doc="""
         ``{"name", "size", "at"}`` of the last file refused for its size (``at`` makes every refusal
         a change), or None.""")
@@ -45,8 +48,7 @@ class RoomFileInput(JSComponent):
       input.type = "file";
       input.className = "raisus-room-file";
       input.accept = model.accept;
-      input.style.font = "inherit";
-      input.style.margin = "5px 10px";
+      input.setAttribute("aria-label", model.label);
       input.addEventListener("change", async () => {
         const file = input.files && input.files[0];
         if (!file) return;
@@ -63,7 +65,14 @@ class RoomFileInput(JSComponent):
         model.value = text;
       });
       model.on("accept", () => { input.accept = model.accept; });
+      model.on("label", () => { input.setAttribute("aria-label", model.label); });
       model.on("value", () => { if (!model.value) input.value = ""; });
       return input;
     }
     """
+
+    # a finger needs 40 px: the browser's own file picker is about 21 px tall
+    _stylesheets = ["""
+    .raisus-room-file { font: inherit; margin: 5px 10px; min-height: 40px; max-width: calc(100% - 20px); }
+    .raisus-room-file::file-selector-button { min-height: 40px; padding: 6px 14px; font: inherit; cursor: pointer; }
+    """]

@@ -9,6 +9,7 @@ from raisus_panel.rules import TN_PRESETS, RuleError, RulesProfile, effective_tn
 from raisus_panel.rules.check import MAX_TN
 
 from ._base import HTML, ComponentBase, esc, percent, set_options, style
+from ._checkbox import LabelledCheckbox
 
 _SUITABILITY = ("suitable", "unsuitable", "very unsuitable")
 
@@ -45,8 +46,9 @@ class ActionCheckPanel(ComponentBase):
         self._suitability = pn.widgets.RadioButtonGroup(options=list(_SUITABILITY), value="suitable",
                                                         **style("primary", outline=True))
         self._adjustment = pn.widgets.IntInput(value=0, start=-MAX_TN, end=MAX_TN, width=110)
-        self._automatic = pn.widgets.Checkbox(value=False)
-        self._secret = pn.widgets.Checkbox(value=False, visible=False)
+        # text as <label>: Bokeh's Checkbox leaves the box unnamed and 13 px to tap (ui/_checkbox.py)
+        self._automatic = LabelledCheckbox(value=False)
+        self._secret = LabelledCheckbox(value=False, visible=False)
         self._roll = pn.widgets.Button(**style("primary"))
         self._roll.on_click(lambda e: self.roll())
         self._title = HTML(margin=(0, 10))
@@ -57,7 +59,7 @@ class ActionCheckPanel(ComponentBase):
                        self._secret):
             widget.param.watch(lambda e: self._sync_roll(), "value")
         self._chance = HTML(pn.bind(self._chance_html, self._character, self._cliche, self._tn,
-                                            self._suitability, self._adjustment, self._automatic,
+                                            self._suitability, self._adjustment, self._automatic.param.value,
                                             self.param.lang, self.param._version),
                                     sizing_mode="stretch_width")
         self._outcome = HTML(pn.bind(self._result_html, self.param.result, self.param.lang, self.param._version),

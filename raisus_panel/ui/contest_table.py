@@ -10,6 +10,7 @@ from raisus_panel.rules import CharacterTeam, RuleError
 from . import _contest_text as text
 from . import _derive as d
 from ._base import HTML, ComponentBase, esc, set_objects, set_options, style
+from ._checkbox import LabelledCheckbox
 from .team_builder import TeamBuilder
 from .what_now import WhatNow
 
@@ -265,7 +266,8 @@ class ContestTable(ComponentBase):
                     pn.Row(card["approve"], card["disband"]) if self._gm else card["disband"]]
         else:
             card["cliche"] = pn.widgets.Select(options={}, width=200)
-            card["inappropriate"] = pn.widgets.Checkbox(value=False, align="end")
+            # its text is its <label>: Bokeh's Checkbox leaves the box unnamed and 13 px to tap (ui/_checkbox.py)
+            card["inappropriate"] = LabelledCheckbox(value=False, align="end")
             card["cliche"].param.watch(lambda e: self._on_pick(uid), "value")
             card["inappropriate"].param.watch(lambda e: self._on_pick(uid), "value")
             body = [card["head"], pn.Row(card["cliche"], card["inappropriate"])]

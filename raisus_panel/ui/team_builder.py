@@ -9,6 +9,7 @@ from raisus_panel.rules import CharacterTeam, RuleError
 
 from . import _derive as d
 from ._base import HTML, ComponentBase, esc, set_objects, set_options, style, team_pool_text
+from ._checkbox import LabelledCheckbox
 
 
 class TeamBuilder(ComponentBase):
@@ -101,7 +102,7 @@ class TeamBuilder(ComponentBase):
         if row is None:
             row = {"label": HTML(esc(char.name), width=120, margin=(10, 10, 0, 10)),
                    "cliche": pn.widgets.Select(options={}, width=180),
-                   "appropriate": pn.widgets.Checkbox(value=True, align="end")}
+                   "appropriate": LabelledCheckbox(value=True, align="end")}  # named: ui/_checkbox.py
             row["view"] = pn.Row(row["label"], row["cliche"], row["appropriate"])
             row["cliche"].param.watch(lambda e: self._update(), "value")
             row["appropriate"].param.watch(lambda e: self._update(), "value")

@@ -1,0 +1,58 @@
+"""A checkbox whose text is its label: what a screen reader announces and what a finger can press.
+
+Bokeh 3.9's ``Checkbox`` (behind ``pn.widgets.Checkbox``) draws its text in a ``<div>`` beside the
+``<input>``, not in a ``<label>``: the box has no accessible name (axe-core's ``label`` rule, critical),
+and only the 13 px box itself takes a click or a tap. :class:`LabelledCheckbox` is the same control
+written with Panel's public ``JSComponent``: the box and its text inside one ``<label>``, at least
+40 px tall. It keeps the parameters the components use (``value``, ``name`` as the text,
+``disabled``), so it replaces ``pn.widgets.Checkbox`` where it is made.
+"""
+
+from __future__ import annotations
+
+import param
+from panel.custom import JSComponent
+
+
+class LabelledCheckbox(JSComponent):
+    """A checkbox with its text as its ``<label>`` (see the module docstring)."""
+
+    name = param.String(default="", constant=False, doc="""
+        The text beside the box, which is also its accessible name.""")
+
+    value = param.Boolean(default=False, doc="""
+        Whether the box is ticked.""")
+
+    disabled = param.Boolean(default=False, doc="""
+        Whether the box is greyed out and cannot be ticked (declared here so the browser's view gets it).""")
+
+    _esm = """
+    export function render({ model }) {
+      const label = document.createElement("label");
+      label.className = "raisus-checkbox";
+      const box = document.createElement("input");
+      box.type = "checkbox";
+      const text = document.createElement("span");
+      label.append(box, text);
+      const show = () => {
+        box.checked = model.value;
+        box.disabled = model.disabled;
+        label.classList.toggle("raisus-disabled", model.disabled);
+        text.textContent = model.name;
+      };
+      box.addEventListener("change", () => { model.value = box.checked; });
+      for (const name of ["value", "disabled", "name"]) model.on(name, show);
+      show();
+      return label;
+    }
+    """
+
+    _stylesheets = ["""
+    .raisus-checkbox {
+      display: inline-flex; align-items: center; gap: 8px; min-height: 40px; padding: 0 4px;
+      cursor: pointer; font: inherit; color: inherit; user-select: none;
+    }
+    .raisus-checkbox input { width: 18px; height: 18px; margin: 0; cursor: inherit; }
+    .raisus-checkbox.raisus-disabled { cursor: not-allowed; color: #5f6368; }
+    .raisus-checkbox input:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
+    """]
