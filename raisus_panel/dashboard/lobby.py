@@ -15,6 +15,7 @@ from raisus_panel.ui._base import HTML, ComponentBase, esc, style
 
 from .link_card import ROLES, LinkCard
 from .settings import app_base_url, client_address
+from .theme import theme_label, theme_switch
 from .upload import RoomFileInput
 
 
@@ -48,14 +49,16 @@ class Lobby(ComponentBase):
         self._file_help = HTML(css_classes=["raisus-file-help"])
         self._links_box = pn.Column(sizing_mode="stretch_width")
         self._cards: dict[str, LinkCard] = {}
+        self._theme = theme_switch()
         self._layout = pn.Column(
-            self._heading, self._error, self._info,
+            pn.Row(self._heading, self._theme, sizing_mode="stretch_width"), self._error, self._info,
             # rows that wrap: a phone stacks what does not fit beside
             pn.FlexBox(self._title, self._gm_name, self._create, flex_wrap="wrap", align_items="end"),
             pn.FlexBox(self._file, self._import, self._file_help, flex_wrap="wrap", align_items="center"),
             self._links_box, sizing_mode="stretch_width", css_classes=["raisus-lobby"])
 
     def _relabel(self) -> None:
+        self._theme.name = theme_label(self._t)
         self._heading.object = f"<h2>{esc(self._t('dashboard.lobby.title'))}</h2>" \
                                f"<p>{esc(self._t('dashboard.lobby.intro'))}</p>"
         self._title.param.update(name=self._t("dashboard.lobby.room_title"),

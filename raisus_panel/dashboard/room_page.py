@@ -18,12 +18,16 @@ from raisus_panel.ui._batch import schedule_every, served
 from raisus_panel.ui._shared import once_per_change
 
 from .links import WARNING_CSS, LinkManager
+from .theme import theme_label, theme_switch
 
 _NEW = "__new__"
 _ROLE_ORDER = {"gm": 0, "player": 1, "spectator": 2}
+#: The open tab's title in the page's own colours (Bokeh's are a light theme's), bold as well.
 #: On a phone the tab titles wrap onto more lines (Bokeh scrolls them sideways, hiding the last ones)
 #: and each is a finger's size, 40 px or more.
 _TABS_CSS = """
+:host .bk-tab.bk-active { color: var(--panel-on-background-color, #212529);
+  background-color: var(--panel-background-color, #fff); font-weight: 600; }
 @media (max-width: 600px) {
   :host { --padding-vertical: 9px; }
   :host(.bk-above) .bk-headers-wrapper { flex-wrap: wrap; overflow-x: visible; }
@@ -40,6 +44,19 @@ def _download_style(kind: str, outline: bool = False) -> dict:
     kw = style(kind, outline=outline)
     return {**kw, "stylesheets": [*kw["stylesheets"], _TOUCH_CSS]}
 
+
+#: The page's header: the game's name small above the room's title, and who you are here as a badge.
+#: Colours come from Panel's theme variables (light and dark pages alike); the role is in words.
+HEADER_CSS = """
+.raisus-header { display: flex; flex-wrap: wrap; align-items: baseline; column-gap: .7em; }
+.raisus-header .brand { flex-basis: 100%; font-size: 12px; font-weight: 700; letter-spacing: .14em;
+  text-transform: uppercase; }
+.raisus-header h1 { font-size: 26px; line-height: 1.2; margin: 0; }
+.raisus-role { display: inline-block; padding: 1px 10px; border-radius: 999px; font-size: 13px; font-weight: 600;
+  border: 1.5px solid var(--panel-primary-color, #0072b5); }
+"""
+#: A band under the header, and the open tab's title readable in either theme.
+_BAND = {"border-bottom": "3px solid var(--panel-primary-color, #0072b5)", "padding-bottom": "4px"}
 
 #: How often at most a page redraws who is present (seconds): arrivals come in bursts.
 PRESENCE_EVERY_S = 0.5
@@ -75,7 +92,8 @@ class RoomPage(ComponentBase):
         self._children: list[ComponentBase] = []  # the components built so far (tabs fill on first opening)
         self._tab_children: dict[str, list[ComponentBase]] = {}
         self._roster_behind = True  # the roster skipped a change while its tab was closed
-        self._title = HTML(sizing_mode="stretch_width", css_classes=["raisus-room-title"])
+        self._title = HTML(sizing_mode="stretch_width", css_classes=["raisus-room-title"], stylesheets=[HEADER_CSS])
+        self._theme = theme_switch()
         self._presence = HTML(sizing_mode="stretch_width", css_classes=["raisus-presence"])
         self._lang = pn.widgets.RadioButtonGroup(options=list(LANGUAGES), value=self.language, width=110,
                                                  **style("light", outline=True))
@@ -90,7 +108,7 @@ class RoomPage(ComponentBase):
         self._tabs = pn.Tabs(dynamic=True, sizing_mode="stretch_width", stylesheets=[TABS_CSS, _TABS_CSS])
         self._tab_titles: list[str] = []
         self._layout = pn.Column(
-            pn.Row(self._title, self._lang, sizing_mode="stretch_width"), self._presence,
+            pn.Row(self._title, self._lang, self._theme, sizing_mode="stretch_width", styles=_BAND), self._presence,
             self._tabs, sizing_mode="stretch_width", css_classes=["raisus-room"])
         self._watch(session.room, self._on_header, "title")
         # arrivals come in bursts: each page redraws who is here at most every PRESENCE_EVERY_S
@@ -183,6 +201,7 @@ class RoomPage(ComponentBase):
             self._show_roster()
 
     def _relabel(self) -> None:
+        self._theme.name = theme_label(self._t)
         titles = [self._t(f"dashboard.tab.{key}") for key in self._tab_keys()]
         if titles != self._tab_titles:
             # New tabs, same boxes: Panel 1.9 keeps a tab's old title when only its title changes (and
@@ -249,7 +268,8 @@ class RoomPage(ComponentBase):
         room, actor = self.session.room, self.session.actor
         role = self._t(f"role.{actor.role.value}")
         who = f" · {esc(actor.name)}" if actor.name else ""
-        self._title.object = f"<h2>{esc(room.title)}</h2><p class='raisus-role'>{esc(role)}{who}</p>"
+        self._title.object = (f"<div class=raisus-header><span class=brand>{esc(self._t('dashboard.brand'))}</span>"
+                              f"<h1>{esc(room.title)}</h1><span class=raisus-role>{esc(role)}{who}</span></div>")
         self._show_presence()
 
     def _show_presence(self) -> None:

@@ -80,7 +80,13 @@ DISABLED_CSS = """
   box-shadow: none;
   cursor: not-allowed;
 }
-""" + f":host .bk-btn:focus-visible {{ {FOCUS_RING} outline-offset: 2px; position: relative; z-index: 1; }}\n"
+""" + f":host .bk-btn:focus-visible {{ {FOCUS_RING} outline-offset: 2px; position: relative; z-index: 1; }}\n" + "".join(
+    # An outlined button's words in its colour's text shade from Panel's theme (the button colour itself
+    # reads at only 4.1:1 on a dark page): 4.5:1 or more on a light page and on a dark one alike.
+    f":host(.outline) .bk-btn-{kind}:not(:hover):not([disabled]):not(.bk-active) "
+    f"{{ color: var(--{kind}-text-color, {light}); }}\n"
+    for kind, light in (("primary", "#0a58ca"), ("success", "#146c43"), ("danger", "#b02a37"),
+                        ("warning", "#997404"), ("info", "#087990")))
 
 #: A card's header is a button too, and Panel draws it focused without any mark at all
 #: (``outline: unset``): for every ``pn.Card``'s ``stylesheets``.

@@ -71,9 +71,10 @@ def serve_table(tmp_dir: Path, lang: str) -> Table:
                                 "room-tab": tab_links.url("gm", base), "checks-tab": links.url("gm", base)})
 
 
-def open_page(page: Page, table: Table, name: str) -> Page:
-    """Go to one of the table's pages and wait until it is built."""
-    page.goto(table.urls[name])
+def open_page(page: Page, table: Table, name: str, theme: str | None = None) -> Page:
+    """Go to one of the table's pages (in ``theme``, e.g. "dark", when given) and wait until it is built."""
+    url = table.urls[name]
+    page.goto(f"{url}{'&' if '?' in url else '?'}theme={theme}" if theme else url)
     if name == "lobby":
         expect(page.get_by_role("button", name=table.t("dashboard.lobby.create"), exact=True)).to_be_visible()
     elif name == "join":

@@ -50,12 +50,12 @@ def open_as(browser):
     """Open one of the table's pages in a fresh context of the given kind (DESKTOP or PHONE)."""
     contexts = []
 
-    def _open(table, name: str, kind: dict):
+    def _open(table, name: str, kind: dict, theme: str | None = None):
         context = browser.new_context(**kind)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(20_000)
-        open_page(page, table, name.split("+")[0])
+        open_page(page, table, name.split("+")[0], theme)
         if name == "lobby+links":
             create_room(page, table)
         if name == "room-tab":
@@ -79,6 +79,17 @@ def test_no_critical_or_serious_accessibility_violations(table, open_as, name):
     assert page.evaluate("() => document.documentElement.lang") == table.lang
     violations = axe_violations(page, ALLOWED)
     assert not violations, f"{name} ({table.lang}):\n{describe(violations)}"
+
+
+@pytest.mark.parametrize("name", ["lobby", "gm", "player", "spectator"])
+def test_dark_pages_have_no_critical_or_serious_violations_either(table, open_as, name):
+    require_axe()
+    page = open_as(table, name, DESKTOP, theme="dark")
+    shot(page, f"a11y-{name}-{table.lang}-dark")
+    # dark indeed: Panel's dark theme paints the page's root (a light page leaves it transparent)
+    assert page.evaluate("() => getComputedStyle(document.documentElement).backgroundColor") == "rgb(18, 18, 18)"
+    violations = axe_violations(page, ALLOWED)
+    assert not violations, f"{name} ({table.lang}, dark):\n{describe(violations)}"
 
 
 #: Pages that still scroll sideways on a phone, and why. The contest table (ui/contest_table.py) lays
