@@ -13,7 +13,7 @@ from raisus_panel.room import RoomSession
 from raisus_panel.ui import (ActionCheckPanel, Actions, CharacterSheet, ContestTable, ContestView, FairDice,
                              LiveOdds, PastContests, RoundLog, ScoreChart)
 from raisus_panel.room.commands import name_key
-from raisus_panel.ui._base import HTML, TABS_CSS, ComponentBase, esc, md_esc, set_objects, style
+from raisus_panel.ui._base import HTML, TABS_CSS, ComponentBase, esc, md_esc, set_objects, style, wrap
 from raisus_panel.ui._batch import schedule_every, served
 from raisus_panel.ui._shared import once_per_change
 
@@ -57,6 +57,8 @@ HEADER_CSS = """
 """
 #: A band under the header, and the open tab's title readable in either theme.
 _BAND = {"border-bottom": "3px solid var(--panel-primary-color, #0072b5)", "padding-bottom": "4px"}
+#: The title takes the header's room; on a phone the switches go under it.
+_TITLE = {"flex": "1 1 240px", "min-width": "0"}
 
 #: How often at most a page redraws who is present (seconds): arrivals come in bursts.
 PRESENCE_EVERY_S = 0.5
@@ -108,7 +110,8 @@ class RoomPage(ComponentBase):
         self._tabs = pn.Tabs(dynamic=True, sizing_mode="stretch_width", stylesheets=[TABS_CSS, _TABS_CSS])
         self._tab_titles: list[str] = []
         self._layout = pn.Column(
-            pn.Row(self._title, self._lang, self._theme, sizing_mode="stretch_width", styles=_BAND), self._presence,
+            wrap(pn.Column(self._title, styles=_TITLE), self._lang, self._theme, align_items="center", styles=_BAND),
+            self._presence,
             self._tabs, sizing_mode="stretch_width", css_classes=["raisus-room"])
         self._watch(session.room, self._on_header, "title")
         # arrivals come in bursts: each page redraws who is here at most every PRESENCE_EVERY_S

@@ -114,6 +114,11 @@ def style(kind: str = "default", outline: bool = False) -> dict:
     return {**colour, "stylesheets": [DISABLED_CSS]}
 
 
+def wrap(*objects, align_items: str = "end", **params) -> pn.FlexBox:
+    """A row that wraps: what does not fit beside goes below (a phone's 390 px), nothing scrolls sideways."""
+    return pn.FlexBox(*objects, flex_wrap="wrap", align_items=align_items, sizing_mode="stretch_width", **params)
+
+
 def set_options(select, options, prefer=None) -> None:
     """Give a Select new options in one update, keeping its value if still offered (else ``prefer``,
     else the first option, else None)."""

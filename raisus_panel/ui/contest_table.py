@@ -9,12 +9,18 @@ from raisus_panel.rules import CharacterTeam, RuleError
 
 from . import _contest_text as text
 from . import _derive as d
-from ._base import HTML, ComponentBase, esc, set_objects, set_options, style
+from ._base import HTML, ComponentBase, esc, set_objects, set_options, style, wrap
 from ._checkbox import LabelledCheckbox
 from .team_builder import TeamBuilder
 from .what_now import WhatNow
 
 _NONE = ""  # the "nothing chosen yet" value of pickers
+
+#: A side's column: two side by side where each gets 300 px, one above the other on a phone.
+_SIDE = {"flex": "1 1 300px", "min-width": "0"}
+#: A free-text field that takes the room its row leaves (and a whole line on a phone).
+_GROW = {"flex": "1 1 260px", "min-width": "0"}
+
 
 #: Free text (an outcome, a fate) is checked when its button is pressed: an empty field is no reason to
 #: grey the button out, so whether the command is available now is asked with a stand-in text.
@@ -85,11 +91,11 @@ class ContestTable(ComponentBase):
                                                     target=self._target.value))
         self._end_round = pn.widgets.Button(**style(outline=True))
         self._end_round.on_click(lambda e: self._run("end_round"))
-        self._exchange_box = pn.Row(self._attacker, self._target, self._exchange, self._end_round)
+        self._exchange_box = wrap(self._attacker, self._target, self._exchange, self._end_round)
         self._ticket_name = pn.widgets.TextInput(width=220)
         self._tickets = pn.widgets.Button(**style(outline=True))
         self._tickets.on_click(lambda e: self._run("give_tickets", name=self._ticket_name.value or None))
-        self._ticket_box = pn.Row(self._ticket_name, self._tickets)
+        self._ticket_box = wrap(self._ticket_name, self._tickets)
         self._last_roll = HTML(sizing_mode="stretch_width", stylesheets=[text.CONTEST_CSS])
         # the end
         self._result = HTML(sizing_mode="stretch_width")
@@ -103,15 +109,15 @@ class ContestTable(ComponentBase):
         self._recover_cliche.param.watch(lambda e: self._sync_buttons(), "value")
         self._recover = pn.widgets.Button(**style("primary"))
         self._recover.on_click(lambda e: self.recover())
-        self._recover_box = pn.Row(self._recover_char, self._recover_cliche, self._recover_all,
-                                   self._recover_amount, self._recover)
+        self._recover_box = wrap(self._recover_char, self._recover_cliche, self._recover_all,
+                                 self._recover_amount, self._recover)
         self._outcome = pn.widgets.TextInput(sizing_mode="stretch_width")
         self._end_winner = pn.widgets.Select(options={})
         self._end = pn.widgets.Button(**style("danger", outline=True))
         self._end.on_click(lambda e: self._run("end", outcome=self._outcome.value,
                                                winner=None if self._end_winner.value in (None, -1)
                                                else self._end_winner.value))
-        self._end_box = pn.Row(self._outcome, self._end_winner, self._end, sizing_mode="stretch_width")
+        self._end_box = wrap(pn.Column(self._outcome, styles=_GROW), self._end_winner, self._end)
         # a new contest
         self._setup_title = HTML()
         self._setup_name = pn.widgets.TextInput(sizing_mode="stretch_width")
@@ -124,13 +130,12 @@ class ContestTable(ComponentBase):
         for widget in (*self._setup_sides, self._setup_name, self._setup_single):
             widget.param.watch(lambda e: self._offer_start(), "value")
         self._setup_box = pn.Column(self._setup_title, self._setup_name,
-                                    pn.Row(*(pn.Column(title, box) for title, box
-                                             in zip(self._setup_side_titles, self._setup_sides))),
+                                    wrap(*(pn.Column(title, box) for title, box
+                                           in zip(self._setup_side_titles, self._setup_sides))),
                                     self._setup_single, self._start, sizing_mode="stretch_width")
-        self._sides_row = pn.Row(
-            pn.Column(self._side_titles[0], self._side_boxes[0], sizing_mode="stretch_width"),
-            pn.Column(self._side_titles[1], self._side_boxes[1], sizing_mode="stretch_width"),
-            sizing_mode="stretch_width")
+        # the two sides side by side where each gets 300 px, else one above the other (a phone)
+        self._sides_row = wrap(*(pn.Column(self._side_titles[s], self._side_boxes[s], styles=_SIDE,
+                                           sizing_mode="stretch_width") for s in (0, 1)), align_items="start")
         self._play_box = pn.Column(sizing_mode="stretch_width")
         self._layout = pn.Column(sizing_mode="stretch_width")
         self._compose()
@@ -153,7 +158,7 @@ class ContestTable(ComponentBase):
         play = [self._sides_row]
         if gm:
             play.append(self._ticket_box)
-        play += [pn.Row(self._roll, self._open_round, self._undo) if gm else pn.Row(self._roll),
+        play += [wrap(self._roll, self._open_round, self._undo) if gm else pn.Row(self._roll),
                  self._exchange_box, self._last_roll, self._result, self._fates_box]
         if gm:
             play += [self._recover_box, self._close, self._end_box]
@@ -263,14 +268,14 @@ class ContestTable(ComponentBase):
             card["members"] = {}
             card["members_box"] = pn.Column(sizing_mode="stretch_width")
             body = [card["head"], card["members_box"],
-                    pn.Row(card["approve"], card["disband"]) if self._gm else card["disband"]]
+                    wrap(card["approve"], card["disband"]) if self._gm else card["disband"]]
         else:
             card["cliche"] = pn.widgets.Select(options={}, width=200)
             # its text is its <label>: Bokeh's Checkbox leaves the box unnamed and 13 px to tap (ui/_checkbox.py)
             card["inappropriate"] = LabelledCheckbox(value=False, align="end")
             card["cliche"].param.watch(lambda e: self._on_pick(uid), "value")
             card["inappropriate"].param.watch(lambda e: self._on_pick(uid), "value")
-            body = [card["head"], pn.Row(card["cliche"], card["inappropriate"])]
+            body = [card["head"], wrap(card["cliche"], card["inappropriate"])]
             if self._gm:
                 body.append(card["approve"])
         card["view"] = pn.Column(*body, margin=(5, 5), sizing_mode="stretch_width")
@@ -289,8 +294,7 @@ class ContestTable(ComponentBase):
             row["volunteer"].on_click(lambda e: self._run("volunteer", member=uid))
             row["drop"].on_click(lambda e: self._run("drop_out", member=uid))
             row["assign"].on_click(lambda e: self._run("assign_loss", member=uid))
-            row["view"] = pn.Row(row["label"], row["volunteer"], row["drop"], row["assign"],
-                                 sizing_mode="stretch_width")
+            row["view"] = wrap(row["label"], row["volunteer"], row["drop"], row["assign"])
             card["members"][uid] = row
             self._relabel_card(card)
         return row

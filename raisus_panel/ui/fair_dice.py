@@ -9,8 +9,10 @@ from panel.custom import JSComponent
 from raisus_panel.rules import RuleError
 
 from . import _batch
-from ._base import CARD_CSS, HTML, ComponentBase, esc, md_esc, style
+from ._base import CARD_CSS, HTML, ComponentBase, esc, md_esc, style, wrap
 
+#: The seed's field takes the room its row leaves (a whole line on a phone).
+_GROW = {"flex": "1 1 260px", "min-width": "0"}
 #: How many hex digits of a commitment the table shows (the log and the report show it whole).
 SHORT = 16
 
@@ -73,13 +75,13 @@ class FairDice(ComponentBase):
             self._seed.param.watch(lambda e: self._offer_seed(), "value_input")
             self._browser.param.watch(self._on_browser_seed, "seed")
             self._help = HTML(sizing_mode="stretch_width", css_classes=["raisus-seed-help"])
-            rows += [pn.Row(self._seed, self._set, sizing_mode="stretch_width"), self._help, self._browser]
+            rows += [wrap(pn.Column(self._seed, styles=_GROW), self._set), self._help, self._browser]
         if actor.is_gm:
             self._reveal = pn.widgets.Button(**style("light", outline=True))
             self._reveal.on_click(lambda e: self._run("reveal_dice"))
             self._reveal_checks = pn.widgets.Button(**style("light", outline=True))
             self._reveal_checks.on_click(lambda e: self._run("reveal_checks"))
-            rows.append(pn.Row(self._reveal, self._reveal_checks))
+            rows.append(wrap(self._reveal, self._reveal_checks))
         self._card = pn.Card(*rows, self._error, self._info, collapsed=False, sizing_mode="stretch_width",
                              css_classes=["raisus-fair-dice"], stylesheets=[CARD_CSS])
 
