@@ -9,6 +9,7 @@ import re
 from playwright.sync_api import Locator, Page, expect
 
 from raisus_panel.i18n import t as _t
+from raisus_panel.room import Room, SQLiteStore
 
 from .conftest import ARTIFACTS
 
@@ -182,3 +183,12 @@ class Guard:
 
 __all__ = ["Guard", "force_click", "LANG", "button", "chart_len", "chart_rows", "commit", "expect", "marker_count", "no_img_created",
            "row_of", "same_rows", "shot_of", "t", "tab", "wait_chart_len"]
+
+
+def truth(db: str, room_id: str) -> Room:
+    """The room as the SQLite file at ``db`` holds it now (what every page must agree with)."""
+    store = SQLiteStore(db)
+    try:
+        return Room.load(store, room_id)
+    finally:
+        store.close()

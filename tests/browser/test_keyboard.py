@@ -18,10 +18,10 @@ import re
 
 import pytest
 
-from raisus_panel.room import Room, RoomRegistry, SQLiteStore
+from raisus_panel.room import RoomRegistry, SQLiteStore
 
 from .conftest import Server, shot
-from .helpers import Guard, button, expect, t
+from .helpers import Guard, button, expect, t, truth
 
 pytestmark = pytest.mark.browser
 
@@ -107,14 +107,6 @@ def seed(db: str, base: str, choose: str | None = None) -> tuple[str, dict, dict
         if choose:
             ann.act("choose", unit=uids["Sir Ann"], cliche=choose)
         return room.room_id, {"gm": links.url("gm", base), "ann": f"{base}?token={ann_token}"}, uids
-    finally:
-        store.close()
-
-
-def truth(db: str, room_id: str) -> Room:
-    store = SQLiteStore(db)
-    try:
-        return Room.load(store, room_id)
     finally:
         store.close()
 

@@ -13,10 +13,10 @@ import time
 
 import pytest
 
-from raisus_panel.room import Room, RoomRegistry, SQLiteStore
+from raisus_panel.room import RoomRegistry, SQLiteStore
 
 from .conftest import Server, shot
-from .helpers import Guard, button, expect, t
+from .helpers import Guard, button, expect, t, truth
 
 TRIES = 4
 
@@ -43,14 +43,6 @@ def seed(db: str, base: str) -> tuple[str, dict[str, str]]:
         gm.act("start_contest", name="Race", side_a=[uids["Sir Ann"]], side_b=[uids["Ogre"]])
         return room.room_id, {"gm": links.url("gm", base), "ann": f"{base}?token={ann_token}",
                               "spectator": links.url("spectator", base)}
-    finally:
-        store.close()
-
-
-def truth(db: str, room_id: str) -> Room:
-    store = SQLiteStore(db)
-    try:
-        return Room.load(store, room_id)
     finally:
         store.close()
 

@@ -13,7 +13,7 @@ from raisus_panel.ui import Actions, ContestView, RoundLog, unit_colors
 from raisus_panel.ui._charts import series_styles, side_color
 from raisus_panel.ui._contest_text import CONTEST_CSS, dice_html
 
-from .conftest import duel, team_vs_ogre
+from .conftest import duel, room_for_two, team_vs_ogre
 
 
 def test_attempts_ties_and_damage_newest_first():
@@ -234,15 +234,8 @@ def test_a_hostile_name_stays_text_in_the_dice_rows_too():
 
 
 def test_an_undone_round_keeps_its_dice_struck_through():
-    from raisus_panel.room import Actor, Room, RoomSession
-
-    gm = Room.local("Tavern", dice=ScriptedDice([[6, 6, 6, 6], [1, 1, 1], [5, 6, 6, 6], [1, 1]]))
-    ann = RoomSession(gm.room, Actor.player("p1", "Ann"))
-    ann.act("join", name="Ann")
-    gm.act("save_character", data={"name": "Olaf", "owner": "p1", "cliches": [{"name": "Viking", "rating": 4}]})
-    gm.act("save_character", data={"name": "Jack", "cliches": [{"name": "Pirate", "rating": 3}]})
-    olaf, jack = gm.room.characters
-    gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[jack.uid])
+    gm, ann, olaf, spy = room_for_two([[6, 6, 6, 6], [1, 1, 1], [5, 6, 6, 6], [1, 1]])
+    gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[spy.uid])
     gm.act("open_round")
     ann.act("roll_round")
     gm.act("roll_round")
@@ -252,16 +245,16 @@ def test_an_undone_round_keeps_its_dice_struck_through():
     colors = unit_colors(gm.room.contest)
     undone = html.split("<div class='raisus-log-entry raisus-log-undone'")
     assert len(undone) == 2  # one undone entry: round 2, its dice kept, struck through and faded
-    assert undone[1].startswith(f" style=--unit:{colors[olaf.uid]}><s><b>Round 2: Olaf against Jack</b>")
+    assert undone[1].startswith(f" style=--unit:{colors[olaf.uid]}><s><b>Round 2: Olaf against Spy</b>")
     struck = undone[1].split("</s>")[0]
     assert f"{dice_html([5, 6, 6, 6])}<span class=total>= 23</span>" in struck
     assert "<li>Round 2: Olaf wins</li>" in struck
     css = "".join(log._body.stylesheets)
     assert ".raisus-log-undone .die, .raisus-log-undone .die6, .raisus-log-undone .total { text-decoration: line-through; }" in css
     # the undo itself: in words, no colour, no dice
-    assert "<div class='raisus-log-entry raisus-log-undo'><i><b>GM undid: Round 2: Olaf against Jack</b>" in html
+    assert "<div class='raisus-log-entry raisus-log-undo'><i><b>GM undid: Round 2: Olaf against Spy</b>" in html
     # round 1 still counts, drawn as dice
-    assert f"<b>Round 1: Olaf against Jack</b> <small class=raisus-log-who>· Ann</small><table class=dice>" in html
+    assert "<b>Round 1: Olaf against Spy</b> <small class=raisus-log-who>· Ann</small><table class=dice>" in html
 
 
 def test_a_new_round_streams_only_its_own_entry_of_reasonable_size():
