@@ -8,6 +8,7 @@ import time
 from importlib import resources
 
 import panel as pn
+from bokeh.document import Document as BokehDocument
 from bokeh.embed import components
 from bokeh.models import Legend
 from bokeh.resources import Resources
@@ -70,6 +71,19 @@ def detached(fn):
     if "error" in out:
         raise out["error"]
     return out["value"]
+
+
+def _components(figures) -> tuple:
+    """``bokeh.embed.components`` of ``figures`` put on a document of their own first.
+
+    Given models on no document, Bokeh makes one and copies into it the JavaScript callbacks of its
+    current document -- in a server, whichever page's document was current last, possibly one already
+    destroyed (whose callbacks are gone), which made a report fail.
+    """
+    doc = BokehDocument()
+    for fig in figures:
+        doc.add_root(fig)
+    return components(figures)
 
 
 def odds_as_played(contest) -> dict:
@@ -143,7 +157,7 @@ class Document:
     def _html(self) -> str:
         charts = _Charts()
         bodies = [self._contest_html(i, part, charts) for i, part in enumerate(self.session.contests, 1)]
-        script, divs = components(charts.figures) if charts.figures else ("", ())
+        script, divs = _components(charts.figures) if charts.figures else ("", ())
         for i, div in enumerate(divs):
             bodies = [b.replace(f"<!--chart:{i}-->", div) for b in bodies]
         js = _bokehjs() if charts.figures else ""

@@ -115,7 +115,11 @@ def style(kind: str = "default", outline: bool = False) -> dict:
 
 
 def wrap(*objects, align_items: str = "end", **params) -> pn.FlexBox:
-    """A row that wraps: what does not fit beside goes below (a phone's 390 px), nothing scrolls sideways."""
+    """A row that wraps: what does not fit beside goes below (a phone's 390 px), nothing scrolls sideways.
+
+    Its element has the class ``raisus-row`` (a Panel ``FlexBox`` has no class of its own to find it by).
+    """
+    params["css_classes"] = ["raisus-row", *params.get("css_classes", [])]
     return pn.FlexBox(*objects, flex_wrap="wrap", align_items=align_items, sizing_mode="stretch_width", **params)
 
 

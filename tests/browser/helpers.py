@@ -50,13 +50,15 @@ def shot_of(locator: Locator, name: str):
 
 
 def row_of(page: Page, label: str | re.Pattern, *, has_button: str) -> Locator:
-    """The innermost Panel row that shows ``label`` and a button named ``has_button``.
+    """The innermost Panel row (a ``Row``, or a row that wraps: ``ui._base.wrap``) that shows ``label``
+    and a button named ``has_button``.
 
     Outer rows (a whole side, say) contain the same text, so the last match in document order is
     the innermost one.
     """
     text = page.get_by_text(label)
-    return (page.locator(".bk-Row, .bk-panel-models-layout-Row").filter(has=text)
+    rows = ".bk-Row, .bk-panel-models-layout-Row, .raisus-row"
+    return (page.locator(rows).filter(has=text)
             .filter(has=page.get_by_role("button", name=has_button, exact=True)).last)
 
 

@@ -80,6 +80,8 @@ def page_document(registry, token: str) -> str:
     text = json.dumps(reply.content, default=str, sort_keys=True)
     page.dispose()
     text = re.sub(r'"([A-Za-z]+)\d{5}"', r'"\1#"', text)  # Panel's default names count every object made
+    # a widget's js_on_click callback is tagged with the id() of Panel's link object: a memory address
+    text = re.sub(r'\[\[\d+, \[null, "event:', '[[0, [null, "event:', text)
     ids = {}  # ids in order of first appearance: the same document gets the same numbers
     # an id stands alone, or as a reference a JSComponent's data makes ("__ref:p123")
     return re.sub(r'"(__ref:)?(p\d+)"',
