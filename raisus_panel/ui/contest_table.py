@@ -10,6 +10,7 @@ from raisus_panel.rules import CharacterTeam, RuleError
 from . import _contest_text as text
 from . import _derive as d
 from ._base import HTML, ComponentBase, esc, set_objects, set_options, style, wrap
+from ._charts import unit_colors
 from ._checkbox import LabelledCheckbox
 from .team_builder import TeamBuilder
 from .what_now import WhatNow
@@ -310,7 +311,7 @@ class ContestTable(ComponentBase):
                      appropriate=not card["inappropriate"].value) is None:
             self._refresh_now()  # refused: show the model's state again
 
-    def _sync_card(self, contest, u) -> pn.viewable.Viewable:
+    def _sync_card(self, contest, u, color: str) -> pn.viewable.Viewable:
         t = self._t
         card = self._card(u)
         uid = u.uid
@@ -349,11 +350,11 @@ class ContestTable(ComponentBase):
         card["approve"].visible = contest.needs_approval(uid)
         self._offer(card["approve"], "approve", unit=uid)
         # edged in the unit's chart colour; a unit that is out is dashed and greyed (and says so in words)
-        color = text.unit_colors(contest).get(uid, "#8c959f")
         card["head"].object = text.unit_head_html(contest, u, t, color)
+        out = text.unit_out(contest, u)
         styles = {"border": "1px solid var(--panel-border-color, #d0d7de)", "border-radius": "6px",
-                  "padding-left": "4px", "border-left": f"6px {'dashed' if text.unit_out(contest, u) else 'solid'} {color}",
-                  "background": "var(--panel-surface-color, #f6f8fa)" if text.unit_out(contest, u) else "transparent"}
+                  "padding-left": "4px", "border-left": f"6px {'dashed' if out else 'solid'} {color}",
+                  "background": "var(--panel-surface-color, #f6f8fa)" if out else "transparent"}
         if card["view"].styles != styles:
             card["view"].styles = styles
         return card["view"]
@@ -377,10 +378,12 @@ class ContestTable(ComponentBase):
             return
         t = self._t
         self._header.object = text.header_html(contest, t)
-        # units
+        # units, each in its chart line's colour (worked out once per refresh, from the contest's start)
+        colors = unit_colors(contest)
         for s in (0, 1):
             self._side_titles[s].object = f"<h4>{esc(t(f'side.{s}'))}</h4>"
-            set_objects(self._side_boxes[s], [self._sync_card(contest, u) for u in contest.sides[s]])
+            set_objects(self._side_boxes[s], [self._sync_card(contest, u, colors.get(u.uid, "#8c959f"))
+                                              for u in contest.sides[s]])
         live = {u.uid for u in d.units(contest)}
         self._cards = {k: v for k, v in self._cards.items() if k in live}
         # round controls

@@ -154,10 +154,8 @@ class FairDice(ComponentBase):
         self._offer(self._set, "set_client_seed", seed=seed)
 
     def _on_browser_seed(self, event) -> None:
-        if not self._seed.value_input and not self._seed.disabled:
-            self._schedule(self._take_browser_seed)
-        if _batch.served(self._doc):
-            self._schedule(self._mix_in_browser_seed)
+        # the refresh puts it in the field (unless the person typed) and mixes it into an open commitment
+        self._schedule(self._refresh_now)
 
     def _mix_in_browser_seed(self) -> None:
         """Mix the browser's seed into a new commitment by itself: random by default, never the server's.
@@ -175,11 +173,6 @@ class FairDice(ComponentBase):
             self.actions.act("set_client_seed", seed=seed)
         except RuleError:
             pass  # too late for this commitment: the button says why, the next contest takes it
-
-    def _take_browser_seed(self) -> None:
-        if not self._seed.value_input and not self._seed.disabled:
-            self._seed.value = self._browser.seed
-            self._offer_seed()
 
     def _set_seed(self) -> None:
         seed = (self._seed.value_input or self._seed.value or "").strip()
