@@ -171,6 +171,8 @@ class Room(param.Parameterized):
         #: the checks sessions' committed dice: public (False) and the GM's secret rolls (True)
         self._check_dice: dict[bool, CommittedDice] = {}
         self._no_secret: set[str] = set()  # commitments whose seed the store does not have
+        self._seeds: dict[str, bytes] = {}  # the seeds read from the store: a seed never changes
+        self._dice_synced: tuple | None = None  # (contest, log length) its dice were last synced at
         self._state = RoomState(self.dice, dice_for=self._contest_dice)
         # check()'s answers for the current state: (actor key, command, arguments) -> refusal or None
         self._checked: dict[tuple, RuleError | None] = {}
@@ -388,6 +390,8 @@ class Room(param.Parameterized):
             **meta, self.SECRETS: {**meta.get(self.SECRETS, {}), commitment: seed}})
 
     def _secret(self, commitment: str) -> bytes | None:
+        if commitment in self._seeds:
+            return self._seeds[commitment]
         if commitment in self._no_secret:
             return None
         try:
@@ -396,62 +400,75 @@ class Room(param.Parameterized):
             return None
         if not seed:
             self._no_secret.add(commitment)  # an imported room: do not ask the store again
-        return seed or None
+            return None
+        self._seeds[commitment] = seed
+        return seed
 
     def _contest_dice(self, contest_events: list[dict]) -> CommittedDice:
-        """The dice of a contest rebuilt from its events: its committed seed if the store kept it.
+        """The dice of a contest rebuilt from its events: those of the last commitment its log made.
 
-        The roll counter goes on after every roll the room's log holds for it, undone ones too.
-        Without the seed (a room imported from a file) the contest commits to a new one first.
+        The room's log holds every event, those an undo took back too: the dice went on with the
+        last commitment it made even when an undo took that back, so the contest (which sees only
+        what is in force) renews them before its next roll, and a verifier reading the log in order
+        finds each roll under the commitment it was drawn from. A seed the log revealed, even in
+        an event taken back since, rolls no more. The roll counter goes on after every roll the log
+        holds. Without the seed (a room imported from a file) the contest commits to a new one first.
         """
-        uid = contest_events[0]["contest"]
-        every = [e["event"] for e in self._events if e["type"] == "contest" and e["contest"] == uid]
+        every = self._contest_log(contest_events[0]["contest"])
         after = next_roll_after(every)
-        session, seeds = None, {}
-        for event in contest_events:
-            if event["type"] == "dice_committed":
-                session, seeds = event, dict(event["client_seeds"])
-            elif event["type"] == "client_seed_set":
-                seeds[event["who"]] = event["seed"]
-            elif event["type"] == "dice_revealed" and session and event["commitment"] == session["commitment"]:
-                session = None
-        seed = session and self._secret(session["commitment"])
-        if not seed:
-            # a commitment an undo took back may have rolled: hand back its dice, so the contest
-            # reveals its seed before committing to a new one
-            revealed = {e["commitment"] for e in every if e["type"] == "dice_revealed"}
-            taken_back = [e for e in every if e["type"] == "dice_committed" and e["commitment"] not in revealed
-                          and e not in contest_events]
-            for event in reversed(taken_back):
-                seed = self._secret(event["commitment"])
-                if seed:
-                    session, seeds = event, dict(event["client_seeds"])
-                    break
+        last = next((e for e in reversed(every) if e["type"] == "dice_committed"), None)
+        seed = last and self._secret(last["commitment"])
         if not seed:
             return CommittedDice(first_roll=after)
-        dice = CommittedDice(seed, scope=session["scope"], client_seeds=seeds, first_roll=session["first_roll"])
+        seeds = dict(last["client_seeds"])
+        for event in every[every.index(last):]:
+            if event["type"] == "client_seed_set":
+                seeds[event["who"]] = event["seed"]
+        dice = CommittedDice(seed, scope=last["scope"], client_seeds=seeds, first_roll=last["first_roll"])
         dice.next_roll = max(after, dice.first_roll)
+        if any(e["type"] == "dice_revealed" and e["commitment"] == last["commitment"] for e in every):
+            dice.reveal()
         return dice
 
-    def _sync_contest_dice(self, contest: Contest) -> None:
-        """Before a contest command: roll on under the log's commitment, where the log left off.
+    def _contest_log(self, uid: str) -> list[dict]:
+        """A contest's events as the room's log holds them, those an undo took back included."""
+        return [e["event"] for e in self._events if e["type"] == "contest" and e["contest"] == uid]
 
-        On a shared store another process may have committed a new seed, or drawn rolls of the same
-        commitment and taken client seeds: the seed comes from the store, the counter and the client
-        seeds from the log, so no roll number is drawn twice.
+    def _sync_contest_dice(self, contest: Contest) -> None:
+        """Before a contest command: roll on with the dice the room's log left off with.
+
+        Another process on a shared store may have committed a new seed, drawn rolls or taken
+        client seeds, and an undo may have taken back the commitment the dice went on with: the
+        seed comes from the store, the counter and the client seeds from the log (undone events
+        included), so no roll number is drawn twice. Every commitment of the contest the log does
+        not reveal yet is handed to the contest to reveal with its own seed.
         """
         if self.dice is not None or not isinstance(contest.dice, CommittedDice):
             return
-        session = contest.dice_commitment
-        if session is None or session["revealed"]:
-            return
-        if contest.dice.commitment == session["commitment"] and not self._store.shared:
-            return  # one process: its own dice are the truth
+        mark = (contest, len(self._events))
+        if self._dice_synced is not None and self._dice_synced[0] is mark[0] and self._dice_synced[1] == mark[1]:
+            return  # the log has not grown since: the contest's dice are still the log's
         restored = self._contest_dice(contest.events)
-        if restored.commitment == session["commitment"]:
-            if contest.dice.commitment == restored.commitment:
-                restored.next_roll = max(restored.next_roll, contest.dice.next_roll)
-            contest.dice = restored
+        contest.roll_on_with(restored)
+        contest.reveal_also(*self._unheld_dice(contest))
+        self._dice_synced = mark
+
+    def _unheld_dice(self, contest: Contest) -> list[CommittedDice]:
+        """The dice of ``contest``'s commitments that no event reveals and that the contest does not
+        hold (an undo took them back, or this process never had them): they drew dice the log
+        shows, so their seeds are revealed with the contest's."""
+        every = self._contest_log(contest.uid)
+        settled = contest.commitments_held | {e["commitment"] for e in every if e["type"] == "dice_revealed"}
+        out = []
+        for event in every:
+            seed = (event["type"] == "dice_committed" and event["commitment"] not in settled
+                    and self._secret(event["commitment"]))
+            if seed:
+                dice = CommittedDice(seed, scope=event["scope"], client_seeds=event["client_seeds"],
+                                     first_roll=event["first_roll"])
+                dice.next_roll = next_roll_after(every)
+                out.append(dice)
+        return out
 
     def _restored_checks_dice(self) -> dict[bool, CommittedDice]:
         """The checks sessions' dice, restored from the store's secrets where this process lacks them."""

@@ -221,6 +221,9 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
     #: Committed dice this contest renewed away from (their seeds must reach the log all the same).
     _retired: tuple = ()
 
+    #: Commitments handed to :meth:`reveal_also`: revealed even if the dice drew nothing since.
+    _reveal_anyway: frozenset = frozenset()
+
     #: The commands still allowed once the contest has ended: the winners write fates (the GM may
     #: veto them), the GM restores spent dice, and the last command can be taken back.
     AFTER_END = frozenset({"decide_fate", "veto_fate", "recover", "undo"})
@@ -309,6 +312,34 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         yield make_event("dice_committed", commitment=dice.commitment, scheme=SCHEME, scope=dice.scope,
                          first_roll=dice.next_roll, client_seeds=dice.client_seeds)
 
+    def roll_on_with(self, dice: CommittedDice) -> None:
+        """Roll on with ``dice``: a room restoring the commitment its log holds in force.
+
+        The dice replaced still reveal their seed with the others if they committed or rolled
+        anything (an undo may have taken back the commitment they rolled under).
+        """
+        own = self.dice
+        if isinstance(own, CommittedDice) and own.commitment == dice.commitment:
+            dice.next_roll = max(own.next_roll, dice.next_roll)  # the log's client seeds, the later counter
+            if own.revealed:
+                dice.reveal()
+        else:
+            self.reveal_also(own)
+        self.dice = dice
+
+    def reveal_also(self, *dice: CommittedDice) -> None:
+        """Reveal the seeds of ``dice`` too, when this contest reveals its own (at the end, or the
+        GM's ``reveal_dice``): committed dice of this contest that an undo took back from its log."""
+        known = {d.commitment for d in self._retired if isinstance(d, CommittedDice)}
+        fresh = [d for d in dice if isinstance(d, CommittedDice) and d.commitment not in known]
+        self._retired = (*self._retired, *fresh)[-8:]
+        self._reveal_anyway = self._reveal_anyway | {d.commitment for d in fresh}
+
+    @property
+    def commitments_held(self) -> set[str]:
+        """The commitments of the dice this contest holds: in force, and to reveal with them."""
+        return {d.commitment for d in (*self._retired, self.dice) if isinstance(d, CommittedDice)}
+
     def _reveal_event(self, dice: CommittedDice) -> dict:
         return make_event("dice_revealed", commitment=dice.commitment, seed=dice.reveal(),
                           next_roll=max(dice.next_roll, self._next_roll))
@@ -316,12 +347,12 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
     def _to_reveal(self) -> list[CommittedDice]:
         """This contest's dice that committed or rolled something whose seed the log does not reveal:
         the dice in force, and dice renewed away after an undo took their reveal back."""
-        out = []
+        out: dict[str, CommittedDice] = {}
         for dice in [*self._retired, self.dice]:
             if (isinstance(dice, CommittedDice) and dice.scope == self.uid and dice.commitment not in self._revealed
-                    and (dice.rolled or dice.commitment in self._commitments) and dice not in out):
-                out.append(dice)
-        return out
+                    and (dice.rolled or dice.commitment in self._commitments | self._reveal_anyway)):
+                out[dice.commitment] = dice  # the latest copy of a commitment knows its last roll
+        return list(out.values())
 
     def _reveal_events(self):
         for dice in self._to_reveal():

@@ -267,3 +267,24 @@ def test_committed_dice_roll_on_in_turn_on_two_processes_and_verify(stores):
     checks = verify(a.room.export_json())
     assert [c.status for c in checks] == ["verified", "verified"], [c.message for c in checks]
     assert len([e for e in b.log if e["type"] == "contest" and e["event"]["type"] == "dice_committed"]) == 1
+
+
+def test_an_undo_on_one_process_then_a_roll_on_the_other_still_verifies(stores):
+    """Process A reveals early, rolls under the renewed seed and takes both back; process B, which
+    never held those dice, rolls next and ends: every seed either drew reaches the log."""
+    from raisus_panel.rules import verify
+
+    a = Table(store=stores[0], committed=True)
+    b = Room.load(stores[1], a.room.room_id)
+    knight = a.char("Knight", a.alice, Knight=6)
+    ogre = a.char("Ogre", None, Ogre=6)
+    a.act(a.gm, "start_contest", name="Bridge", side_a=[knight], side_b=[ogre])
+    for command in ("reveal_dice", "roll_round", "undo", "undo"):
+        a.room.apply(a.gm, command)
+    assert eventually(lambda: b.seq == a.room.seq)
+    b.apply(a.gm, "roll_round")
+    b.apply(a.gm, "end_contest", {"outcome": "Dawn."})
+    assert eventually(lambda: b.seq == a.room.seq)
+    checks = verify(a.room.export_json())
+    assert [c.status for c in checks] == ["verified"], [c.message for c in checks]
+    assert checks[0].rolls >= 2  # the taken-back roll and B's roll
