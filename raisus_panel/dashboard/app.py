@@ -56,7 +56,9 @@ def page_for(registry: RoomRegistry, token: str):
                                 on_joined=lambda session, _: holder.__setitem__(slice(None), [RoomPage(session)]))
                 holder[:] = [join]
                 return holder
-        return RoomPage(registry.open_session(token))
+        session = registry.open_session(token)
+        # the stream view is a spectator's (a GM or player page keeps its controls)
+        return RoomPage(session, stream=role is Role.SPECTATOR and query_param("view") == "stream")
     except RuleError as exc:  # heading and reason in one language: the page's (?lang=) or the server's
         lang = query_param("lang") if query_param("lang") in i18n.LANGUAGES else i18n.settings.lang
         return pn.pane.Alert(f"**{esc(t('dashboard.refused', lang))}** {esc(i18n.translate(exc, lang))}",

@@ -10,6 +10,11 @@ So Bokeh does not reconnect at all here (``pn.extension(reconnect=False)``). Whe
 websocket closes, :data:`ON_CONNECTION_LOST` shows a banner in the page's language and asks the
 server for a small static file (no token, no session made) until it answers; then the page reloads
 its own URL, which gets it a fresh session and token and the room as the store has it now.
+
+The room page's header says the same in a word (:func:`connection_html`): "Live" while the page is
+connected and the room's store answers, "Table unavailable" while the store cannot be reached (the
+server says so), and "Offline" once the websocket is gone (the browser says so, the server being
+away).
 """
 
 from __future__ import annotations
@@ -17,8 +22,10 @@ from __future__ import annotations
 from bokeh.models import CustomJS
 
 from raisus_panel.i18n import LANGUAGES, t
+from raisus_panel.ui._base import esc
 
-__all__ = ["LANG_CLASS", "ON_CONNECTION_LOST", "lang_class", "watch_connection"]
+__all__ = ["CONNECTION_CSS", "LANG_CLASS", "ON_CONNECTION_LOST", "connection_html", "lang_class",
+           "watch_connection"]
 
 #: The CSS class prefix that tells the page's language to the browser (on the page's root).
 LANG_CLASS = "raisus-lang-"
@@ -57,6 +64,21 @@ if (banner == null) {
 banner.textContent = say(away);
 document.body.style.paddingTop = `${banner.offsetHeight}px`;  // hide nothing of the page
 
+// the header's connection state (inside Bokeh's shadow roots) says it too, in a word
+const badges = [];
+const walk = (root) => {
+  for (const el of root.querySelectorAll("*")) {
+    if (el.classList.contains("raisus-connection")) badges.push(el);
+    if (el.shadowRoot) walk(el.shadowRoot);
+  }
+};
+walk(document);
+for (const badge of badges) {
+  badge.dataset.state = "offline";
+  badge.textContent = say(offline);
+  badge.title = say(away);
+}
+
 // a static file: any server answers it without making a session, and its URL holds no token
 const script = Array.from(document.scripts).map(s => s.src).find(src => /\\/static\\/js\\/bokeh(\\.min)?\\.js/.test(src));
 const probe = script || new URL("static/js/bokeh.min.js", window.location.href).href;
@@ -74,6 +96,27 @@ const attempt = () => {
 const retry = () => { delay = Math.min(delay * 1.5, 10000); setTimeout(attempt, delay); };
 setTimeout(attempt, delay);
 """
+
+
+#: The connection state in the header: a coloured dot and a word in the page's own text colour (the
+#: word carries the meaning, so it reads on light and dark pages alike).
+CONNECTION_CSS = """
+.raisus-connection { display: inline-block; padding: 1px 10px; border-radius: 999px; font-size: 13px;
+  font-weight: 600; white-space: nowrap; border: 1.5px solid var(--panel-border-color, #d0d7de); }
+.raisus-connection::before { content: "\\25CF\\00A0"; }
+.raisus-connection[data-state=live]::before { color: #2da44e; }
+.raisus-connection[data-state=unavailable]::before, .raisus-connection[data-state=offline]::before { color: #d1242f; }
+"""
+
+
+def connection_html(state: str, t) -> str:
+    """The header's connection state: ``state`` "live" or "unavailable", in a page's language (``t``).
+
+    The browser turns it to "offline" by itself when the page's connection is lost
+    (:data:`ON_CONNECTION_LOST`).
+    """
+    return (f"<span class=raisus-connection data-state={state} role=status "
+            f"title=\"{esc(t(f'dashboard.connection.{state}_detail'))}\">{esc(t(f'dashboard.connection.{state}'))}</span>")
 
 
 def lang_class(lang: str) -> str:
@@ -94,7 +137,8 @@ def watch_connection(doc, lang: str) -> None:
     """
     if doc is None or getattr(doc, "session_context", None) is None:
         return
-    texts = {key: {code: t(f"dashboard.connection.{key}", code) for code in LANGUAGES} for key in ("away", "back")}
+    texts = {key: {code: t(f"dashboard.connection.{key}", code) for code in LANGUAGES}
+             for key in ("away", "back", "offline")}
     doc.js_on_event("connection_lost", CustomJS(
-        args={"away": texts["away"], "back": texts["back"], "lang_class": LANG_CLASS, "default_lang": lang},
+        args={**texts, "lang_class": LANG_CLASS, "default_lang": lang},
         code=ON_CONNECTION_LOST))

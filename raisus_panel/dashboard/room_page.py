@@ -18,6 +18,8 @@ from raisus_panel.ui._batch import schedule_every, served
 from raisus_panel.ui._shared import once_per_change
 
 from .links import WARNING_CSS, LinkManager
+from .reconnect import CONNECTION_CSS, connection_html
+from .stream import STREAM_CSS, stream_button
 from .theme import theme_label, theme_switch
 
 _NEW = "__new__"
@@ -84,6 +86,11 @@ class RoomPage(ComponentBase):
     session_id = param.String(default="", doc="""
         The browser session's id, used for presence (who is connected).""")
 
+    stream = param.Boolean(default=False, constant=True, doc="""
+        The stream view (``?view=stream``): the fight alone, large, for a screen an audience watches
+        (a streamed game): the contest with its dice, the score chart and the odds, no tabs and no
+        buttons. Its language and theme come from the address (``?lang=``, ``?theme=``).""")
+
     def __init__(self, session: RoomSession, **params):
         params.setdefault("actions", Actions(session))
         super().__init__(session=session, **params)
@@ -97,6 +104,8 @@ class RoomPage(ComponentBase):
         self._title = HTML(sizing_mode="stretch_width", css_classes=["raisus-room-title"], stylesheets=[HEADER_CSS])
         self._theme = theme_switch()
         self._presence = HTML(sizing_mode="stretch_width", css_classes=["raisus-presence"])
+        # live, or the table unavailable (the store unreachable); the browser says "offline" by itself
+        self._connection = HTML(stylesheets=[CONNECTION_CSS], align="center")
         self._lang = pn.widgets.RadioButtonGroup(options=list(LANGUAGES), value=self.language, width=110,
                                                  **style("light", outline=True))
         self._lang.param.watch(lambda e: self._set_lang(e.new), "value")
@@ -109,16 +118,28 @@ class RoomPage(ComponentBase):
         # made anew by _relabel
         self._tabs = pn.Tabs(dynamic=True, sizing_mode="stretch_width", stylesheets=[TABS_CSS, _TABS_CSS])
         self._tab_titles: list[str] = []
-        self._layout = pn.Column(
-            wrap(pn.Column(self._title, styles=_TITLE), self._lang, self._theme, align_items="center", styles=_BAND),
-            self._presence,
-            self._tabs, sizing_mode="stretch_width", css_classes=["raisus-room"])
+        # a spectator may open the stream view (the fight alone, large) for an audience's screen
+        self._stream_button = stream_button() if session.actor.role.value == "spectator" and not self.stream else None
+        if self.stream:  # the fight alone: no switches, no tabs
+            self._layout = pn.Column(wrap(pn.Column(self._title, styles=_TITLE), self._connection,
+                                          align_items="center", styles=_BAND),
+                                     self._tab_boxes["table"], sizing_mode="stretch_width",
+                                     css_classes=["raisus-room", "raisus-stream"], stylesheets=[STREAM_CSS])
+        else:
+            switches = [self._connection, self._lang, self._theme]
+            if self._stream_button is not None:
+                switches.insert(1, self._stream_button)
+            self._layout = pn.Column(
+                wrap(pn.Column(self._title, styles=_TITLE), *switches, align_items="center", styles=_BAND),
+                self._presence,
+                self._tabs, sizing_mode="stretch_width", css_classes=["raisus-room"])
         self._watch(session.room, self._on_header, "title")
         # arrivals come in bursts: each page redraws who is here at most every PRESENCE_EVERY_S
         self._watch(session.room, self._on_presence, "presence", "players")
         # ``seq`` too: a contest changes the characters' scores in place, and the roster shows them
         self._watch(session.room, self._on_roster, "players", "characters", "seq")
         self._watch(session.room, self._on_reports, "seq")
+        self._stop_status = session.room.store.on_status(lambda available: self._schedule(self._show_connection))
         if self._doc is not None and getattr(self._doc, "session_context", None) is not None:
             self.session_id = self.session_id or self._doc.session_context.id
         if self.session_id:
@@ -128,7 +149,9 @@ class RoomPage(ComponentBase):
         self._stop_closing = on_close(lambda reason: self._schedule(self._close, reason)) if on_close else None
 
     def _tab_keys(self) -> list[str]:
-        """The tabs this person gets, in order (the room tab is the GM's)."""
+        """The tabs this person gets, in order (the room tab is the GM's; the stream view is the table)."""
+        if self.stream:
+            return ["table"]
         keys = ["table", "log", "characters", "checks"]
         return keys + ["room"] if self.session.actor.is_gm else keys
 
@@ -191,7 +214,7 @@ class RoomPage(ComponentBase):
 
     def _active_tab(self) -> str:
         keys = self._tab_keys()
-        return keys[min(self._tabs.active, len(keys) - 1)]
+        return keys[min(self._tabs.active, len(keys) - 1)] if not self.stream else "table"
 
     def _show_tab(self) -> None:
         """Fill the open tab if new; let its components refresh, while the others wait until theirs opens."""
@@ -205,8 +228,10 @@ class RoomPage(ComponentBase):
 
     def _relabel(self) -> None:
         self._theme.name = theme_label(self._t)
+        if self._stream_button is not None:
+            self._stream_button.name = self._t("dashboard.stream.open")
         titles = [self._t(f"dashboard.tab.{key}") for key in self._tab_keys()]
-        if titles != self._tab_titles:
+        if titles != self._tab_titles and not self.stream:
             # New tabs, same boxes: Panel 1.9 keeps a tab's old title when only its title changes (and
             # BokehJS redraws headers only for a new list of tabs), so renaming in place left a page
             # switched to English with Korean tab titles.
@@ -271,9 +296,15 @@ class RoomPage(ComponentBase):
         room, actor = self.session.room, self.session.actor
         role = self._t(f"role.{actor.role.value}")
         who = f" · {esc(actor.name)}" if actor.name else ""
+        badge = "" if self.stream else f"<span class=raisus-role>{esc(role)}{who}</span>"  # an audience's screen
         self._title.object = (f"<div class=raisus-header><span class=brand>{esc(self._t('dashboard.brand'))}</span>"
-                              f"<h1>{esc(room.title)}</h1><span class=raisus-role>{esc(role)}{who}</span></div>")
+                              f"<h1>{esc(room.title)}</h1>{badge}</div>")
+        self._show_connection()
         self._show_presence()
+
+    def _show_connection(self) -> None:
+        state = "live" if self.session.room.store.available else "unavailable"
+        self._connection.object = connection_html(state, self._t)
 
     def _show_presence(self) -> None:
         """Who is here: the same line for every page of the room in a language, made once per change."""
@@ -302,9 +333,8 @@ class RoomPage(ComponentBase):
             if role == "player" and keys.count(name_key(name)) > 1:
                 name = f"{name} #{player_id[:4]}"
             people.append(f"{esc(name)} ({esc(self._t('role.' + role))})")
-        if spectators:  # spectators have no names: one entry, counted
-            label = esc(self._t("role.spectator"))
-            people.append(f"{label} ({label})" + (f" ×{spectators}" if spectators > 1 else ""))
+        if spectators:  # spectators have no names: counted
+            people.append(esc(self._t("dashboard.presence.spectators", n=spectators)))
         return ", ".join(people) or "-"
 
     def _show_roster(self) -> None:
@@ -353,6 +383,9 @@ class RoomPage(ComponentBase):
         if getattr(self, "_stop_closing", None) is not None:
             self._stop_closing()
             self._stop_closing = None
+        if getattr(self, "_stop_status", None) is not None:
+            self._stop_status()
+            self._stop_status = None
         leaving = not self._disposed and self.session_id
         for child in self._children:  # stop watching first, so leaving triggers no refresh here
             child.dispose()

@@ -238,7 +238,7 @@ def test_lobby_invitations_characters_and_refusals(dash, new_page):
         expect_roster(page, expected, who)
         # everyone is connected
         expect(presence(page)).to_contain_text("Gina (GM)")
-        for person in ("Ann (player)", "Bob (player)", "spectator (spectator)"):
+        for person in ("Ann (player)", "Bob (player)", "1 spectator"):
             expect(presence(page)).to_contain_text(person)
         # the HTML in a name is text: shown literally, no element made of it
         expect(page.locator(".raisus-roster").get_by_text(XSS, exact=True)).to_be_visible()
@@ -315,7 +315,7 @@ def test_a_live_game_with_refusals_and_a_crash(dash, new_page):
     spectator, spec_guard = open_room(new_page, seeded.spectator, "spectator")
     pages = {"gm": gm, "ann": ann, "bob": bob, "spectator": spectator}
     for who, page in pages.items():  # presence: the pages opened earlier see the later ones come
-        for person in ("Gina (GM)", "Ann (player)", "Bob (player)", "spectator (spectator)"):
+        for person in ("Gina (GM)", "Ann (player)", "Bob (player)", "1 spectator"):
             expect(presence(page), who).to_contain_text(person)
 
     def everyone_sees(room: Room, what: str) -> None:

@@ -139,6 +139,8 @@ def test_old_pages_come_back_after_a_crash_and_no_token_is_printed(server, new_p
     # the GM reads Korean; the others English -- each banner speaks its page's language
     gm.get_by_role("button", name="ko", exact=True).click()
     expect(gm.locator(".raisus-presence")).to_contain_text(catalog_t("dashboard.presence", "ko"))
+    expect(gm.locator(".raisus-connection")).to_have_text(catalog_t("dashboard.connection.live", "ko"))
+    expect(bob.locator(".raisus-connection")).to_have_text(catalog_t("dashboard.connection.live", "en"))
     expect(button(bob, "contest.roll", n=1)).to_be_disabled()
 
     # every page is older than its session token when the server dies
@@ -150,6 +152,8 @@ def test_old_pages_come_back_after_a_crash_and_no_token_is_printed(server, new_p
         expect(banner, who).to_be_visible()
         lang = "ko" if who == "gm" else "en"
         expect(banner, who).to_have_text(catalog_t("dashboard.connection.away", lang))
+        # and the header says it in a word
+        expect(page.locator(".raisus-connection"), who).to_have_text(catalog_t("dashboard.connection.offline", lang))
     shot(gm, "reconnect-banner-ko")
     shot(bob, "reconnect-banner-en")
 
@@ -160,6 +164,7 @@ def test_old_pages_come_back_after_a_crash_and_no_token_is_printed(server, new_p
     # each page comes back by itself, fresh, showing the room as it is now
     for who, page in pages.items():
         expect(page.locator("#raisus-offline"), who).to_have_count(0, timeout=60_000)
+        expect(page.locator(".raisus-connection"), who).to_have_attribute("data-state", "live", timeout=60_000)
     # four pages are built again at once on a cold server (two cores): allow for it
     expect(gm.locator(".raisus-room-title")).to_contain_text("Gina", timeout=60_000)
     expect(button(bob, "contest.roll", n=1)).to_be_enabled(timeout=60_000)  # the round opened meanwhile

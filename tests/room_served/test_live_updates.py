@@ -271,7 +271,7 @@ def test_a_burst_of_arrivals_redraws_who_is_here_once_per_page_not_once_per_arri
         time.sleep(0.05)
     span = time.monotonic() - t0
     try:
-        assert _wait_for(lambda: all("×21" in page._presence.object for page in pages.values()), timeout=30), \
+        assert _wait_for(lambda: all("21 spectators" in page._presence.object for page in pages.values()), timeout=30), \
             "a page did not show the audience"
         quiet(clients, t0)
         # each page drew the line every PRESENCE_EVERY_S at most while they came, not once per arrival

@@ -80,7 +80,7 @@ def test_the_presence_line_is_made_once_per_arrival_for_all_pages(monkeypatch):
     # not served: each arrival redraws at once, but the line is made once per arrival, not per page
     assert len(people) <= 6 + 1
     line = pages[0]._presence.object
-    assert "×6" in line and all(p._presence.object == line for p in pages)
+    assert "6 spectators" in line and all(p._presence.object == line for p in pages)
     for page in pages:
         page.session.disconnect(page.session_id)
         page.dispose()
