@@ -8,10 +8,16 @@ import param
 from raisus_panel.rules import TN_PRESETS, RuleError, RulesProfile, effective_tn, odds
 from raisus_panel.rules.check import MAX_TN
 
-from ._base import HTML, ComponentBase, esc, percent, set_options, style
+from ._base import WRAP_GROUP_CSS, HTML, ComponentBase, esc, percent, set_options, style
 from ._checkbox import LabelledCheckbox
 
 _SUITABILITY = ("suitable", "unsuitable", "very unsuitable")
+
+
+def _choice_style() -> dict:
+    """:func:`style` for the target numbers and suitabilities: outlined, wrapping on a phone."""
+    kw = style("primary", outline=True)
+    return {**kw, "stylesheets": [*kw["stylesheets"], WRAP_GROUP_CSS]}
 
 
 class ActionCheckPanel(ComponentBase):
@@ -41,10 +47,10 @@ class ActionCheckPanel(ComponentBase):
         self._character = pn.widgets.Select(options={}, sizing_mode="stretch_width")
         self._cliche = pn.widgets.Select(options={}, sizing_mode="stretch_width")
         self._preset = pn.widgets.RadioButtonGroup(options=[*TN_PRESETS.values(), "custom"], value=10,
-                                                   **style("primary", outline=True))
+                                                   **_choice_style())
         self._tn = pn.widgets.IntInput(value=10, start=1, end=MAX_TN, width=110)
         self._suitability = pn.widgets.RadioButtonGroup(options=list(_SUITABILITY), value="suitable",
-                                                        **style("primary", outline=True))
+                                                        **_choice_style())
         self._adjustment = pn.widgets.IntInput(value=0, start=-MAX_TN, end=MAX_TN, width=110)
         # text as <label>: Bokeh's Checkbox leaves the box unnamed and 13 px to tap (ui/_checkbox.py)
         self._automatic = LabelledCheckbox(value=False)
