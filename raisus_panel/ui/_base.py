@@ -101,6 +101,20 @@ TABS_CSS = f":host .bk-tab:focus-visible {{ {FOCUS_RING} outline-offset: -2px; }
 _TOOLTIP_CSS = ":host { white-space: initial; max-width: 300px; }"
 
 
+#: A button group (``pn.widgets.RadioButtonGroup``) whose buttons wrap onto more lines: Bokeh keeps them
+#: on one line whatever the width, and a long group makes a phone's page scroll sideways. On a phone
+#: the buttons stand apart, each with its own rounded corners: Bokeh joins them (inner corners square,
+#: each overlapping the one before by 1 px), which would leave square ends in the middle of a line once
+#: they wrap. Its own selectors are as specific as five classes, hence ``!important``.
+WRAP_GROUP_CSS = """
+:host .bk-btn-group { flex-wrap: wrap; }
+@media (max-width: 600px) {
+  :host .bk-btn-group { gap: 6px; }
+  :host .bk-btn-group > .bk-btn { margin-left: 0 !important; border-radius: var(--border-radius) !important; }
+}
+"""
+
+
 def style(kind: str = "default", outline: bool = False) -> dict:
     """Keyword arguments that colour a button (or button group) on any Panel 1.x, and make it look
     disabled when it is.

@@ -8,10 +8,19 @@ import param
 from raisus_panel.rules import TN_PRESETS, RuleError, RulesProfile, effective_tn, odds
 from raisus_panel.rules.check import MAX_TN
 
-from ._base import HTML, ComponentBase, esc, percent, set_options, style
+from ._base import WRAP_GROUP_CSS, HTML, ComponentBase, esc, percent, set_options, style, wrap
 from ._checkbox import LabelledCheckbox
 
 _SUITABILITY = ("suitable", "unsuitable", "very unsuitable")
+#: The number fields' width: their labels (above them, on one line) are 160 px wide at a phone's
+#: font size, and wider than the field would overlap each other.
+_NUMBER_WIDTH = 170
+
+
+def _choice_style() -> dict:
+    """:func:`style` for the target numbers and suitabilities: outlined, wrapping on a phone."""
+    kw = style("primary", outline=True)
+    return {**kw, "stylesheets": [*kw["stylesheets"], WRAP_GROUP_CSS]}
 
 
 class ActionCheckPanel(ComponentBase):
@@ -41,11 +50,11 @@ class ActionCheckPanel(ComponentBase):
         self._character = pn.widgets.Select(options={}, sizing_mode="stretch_width")
         self._cliche = pn.widgets.Select(options={}, sizing_mode="stretch_width")
         self._preset = pn.widgets.RadioButtonGroup(options=[*TN_PRESETS.values(), "custom"], value=10,
-                                                   **style("primary", outline=True))
-        self._tn = pn.widgets.IntInput(value=10, start=1, end=MAX_TN, width=110)
+                                                   **_choice_style())
+        self._tn = pn.widgets.IntInput(value=10, start=1, end=MAX_TN, width=_NUMBER_WIDTH)
         self._suitability = pn.widgets.RadioButtonGroup(options=list(_SUITABILITY), value="suitable",
-                                                        **style("primary", outline=True))
-        self._adjustment = pn.widgets.IntInput(value=0, start=-MAX_TN, end=MAX_TN, width=110)
+                                                        **_choice_style())
+        self._adjustment = pn.widgets.IntInput(value=0, start=-MAX_TN, end=MAX_TN, width=_NUMBER_WIDTH)
         # text as <label>: Bokeh's Checkbox leaves the box unnamed and 13 px to tap (ui/_checkbox.py)
         self._automatic = LabelledCheckbox(value=False)
         self._secret = LabelledCheckbox(value=False, visible=False)
@@ -68,7 +77,7 @@ class ActionCheckPanel(ComponentBase):
                                          self.param._version), sizing_mode="stretch_width")
         self._layout = pn.Column(
             self._title, self._character, self._cliche, self._preset,
-            pn.Row(self._tn, self._adjustment), self._suitability, self._automatic, self._secret,
+            wrap(self._tn, self._adjustment), self._suitability, self._automatic, self._secret,
             self._chance, self._roll, self._error, self._outcome, self._log, sizing_mode="stretch_width",
         )
 

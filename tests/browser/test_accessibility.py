@@ -94,17 +94,7 @@ def test_dark_pages_have_no_critical_or_serious_violations_either(table, open_as
     assert not violations, f"{name} ({table.lang}, dark):\n{describe(violations)}"
 
 
-#: Pages that still scroll sideways on a phone, and why. The action check panel (ui/action_check.py)
-#: lays out its target numbers and suitability as button groups, which Bokeh draws on one line
-#: whatever the width: 540-670 px at 390. Strict: once the page fits, its test fails until the entry goes.
-STILL_TOO_WIDE = {
-    "checks-tab": "the action check's button groups on one line (ui/action_check.py), 540-670 px",
-}
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=STILL_TOO_WIDE[name]))
-    if name in STILL_TOO_WIDE else name for name in pages_to_check()])
+@pytest.mark.parametrize("name", pages_to_check())
 def test_on_a_phone_nothing_scrolls_sideways(table, open_as, name):
     page = open_as(table, name, PHONE)
     shot(page, f"a11y-{name}-{table.lang}-phone")
