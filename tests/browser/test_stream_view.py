@@ -27,11 +27,17 @@ def table(request, tmp_path_factory):
     table.server.kill()
 
 
-def gm_rolls_round_one(table: Table, context) -> None:
+def gm_rolls_round_one(table: Table, browser) -> None:
     """The GM opens round 1 and rolls it on the GM's own page."""
-    gm = open_page(context.new_page(), table, "gm")
-    gm.get_by_role("button", name=table.t("contest.open_round"), exact=True).click()
-    gm.get_by_role("button", name=table.t("contest.roll", n=1), exact=True).click()
+    context = browser.new_context(**DESKTOP)
+    try:
+        gm = open_page(context.new_page(), table, "gm")
+        gm.get_by_role("button", name=table.t("contest.open_round"), exact=True).click()
+        roll = gm.get_by_role("button", name=table.t("contest.roll", n=1), exact=True)
+        roll.click()
+        expect(roll).to_have_count(0)  # taken: the button says round 2 now
+    finally:
+        context.close()
 
 
 def test_the_stream_view_shows_the_fight_alone_and_follows_it(table, browser):
@@ -54,7 +60,7 @@ def test_the_stream_view_shows_the_fight_alone_and_follows_it(table, browser):
         assert stream.get_by_role("button").count() == 0
         assert stream.get_by_role("textbox").count() == 0
         expect(view.locator("span[class^=die]")).to_have_count(0)
-        gm_rolls_round_one(table, browser.new_context(**DESKTOP))
+        gm_rolls_round_one(table, browser)
         expect(view).to_contain_text(table.t("contest.next_round", n=2), timeout=20_000)
         # round 1's dice, drawn as dice (4 + 8, more after a tie)
         expect(view.locator("span[class^=die]").nth(4 + 8 - 1)).to_be_attached()
