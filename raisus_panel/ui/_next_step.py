@@ -165,14 +165,7 @@ def _waiting_for(refusal: RuleError, n: int) -> Step:
 def _my_units(actions, contest) -> set[str]:
     """The uids of the units this person plays (a player's own characters, or teams holding one)."""
     me = actions.session.actor.player_id
-    if not me:
-        return set()
-    out = set()
-    for u in d.units(contest):
-        members = u.members if isinstance(u, CharacterTeam) else [u]
-        if any(getattr(m, "owner", "") == me for m in members):
-            out.add(u.uid)
-    return out
+    return {u.uid for u in d.units(contest) if d.plays(u, me)}
 
 
 def _pairs(contest) -> list[tuple]:
