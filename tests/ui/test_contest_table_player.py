@@ -191,3 +191,14 @@ def test_a_player_with_no_character_in_the_contest_is_told_so_once(lang):
     assert not any(controls(card["view"]) for card in table._cards.values())
     left_out_only_where_the_room_refuses(table)
     assert not any("badge mine" in card["head"].object for card in table._cards.values())
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_after_the_contest_a_player_who_was_not_in_it_is_still_told_so(lang):
+    gm, table, olaf, spy = bobs_table(lang)
+    gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[spy.uid])
+    gm.act("end_contest", outcome="Called off", winner=0)
+    # what anyone watching is told ("Contest over: Olaf won."), then that none of Bob's was in it
+    not_in = t("what_now.note.not_in_contest", lang)
+    assert table._what_now.text == f"{t('what_now.watch.over', lang, names='Olaf')} {not_in}"
+    assert shown_once(table, not_in)
