@@ -44,7 +44,8 @@ class ContestTable(ComponentBase):
     veto), and the GM recovers spent dice. A player's table leaves out the GM's controls, and puts
     the player first: their own units (and team members) wear a "Yours" badge, in words, and another's
     unit shows its cliché in words (as :class:`~raisus_panel.ui.ContestView` does) instead of controls
-    the room's permissions would never let this player use. The GM's table has them on every card.
+    the room's permissions would never let this player use. (A team they play a member of keeps its
+    buttons, each enabled when the room lets them.) The GM's table has them on every card.
     Every click is a command through ``actions``; a refusal is shown (in the table's language) and
     changes nothing. Buttons are enabled only when ``actions.why_not_error`` says the command would be
     accepted (a dry run of the rules' own command); a disabled button tells why on hover. With no
@@ -158,11 +159,13 @@ class ContestTable(ComponentBase):
         """Whether this page's player plays ``u`` (a unit or a team member); never on the GM's page."""
         return d.plays(u, self.actions.session.actor.player_id)
 
-    def _acts_for(self, u) -> bool:
-        """Whether this page may ever act for every character of ``u``: the GM for anyone, a player for
-        their own (the room's permissions: ``choose``, ``disband``, ``volunteer``, ``drop_out``). A
-        control no moment of the game would let this page use is left out, not greyed out."""
-        return self._gm or all(self._mine(m) for m in d.members(u))
+    def _controls(self, u) -> bool:
+        """Whether the card of unit ``u`` carries its controls: every card on the GM's page (the GM runs
+        the NPCs and may choose for anyone), a player's own units' on theirs (a team's when they play a
+        member of it). Another's unit has none the room's permissions would ever let this player use
+        (``choose``, ``volunteer``, ``drop_out``, ``assign_loss`` and ``disband`` are for one's own
+        characters), so its card leaves them out rather than greying them out."""
+        return self._gm or self._mine(u)
 
     def _compose(self) -> None:
         """Lay out the controls of this table's role: a player's table has no GM-only rows (tickets,
@@ -259,17 +262,16 @@ class ContestTable(ComponentBase):
             card["cliche"].name = t("contest.cliche")
             card["inappropriate"].name = t("contest.inappropriate")
         card["approve"].name = t("contest.approve")
-        if "disband" in card:
+        if card["team"] and card["controls"]:
             card["disband"].name = t("contest.disband")
-        for m in card.get("members", {}).values():
-            for key, label in (("volunteer", "contest.volunteer"), ("drop", "contest.drop_out"),
-                               ("assign", "contest.assign_loss")):
-                if key in m:
-                    m[key].name = t(label)
+            for m in card["members"].values():
+                m["volunteer"].name = t("contest.volunteer")
+                m["drop"].name = t("contest.drop_out")
+                m["assign"].name = t("contest.assign_loss")
 
     # -- unit cards -------------------------------------------------------------------------------
     def _card(self, u) -> dict:
-        team, controls = isinstance(u, CharacterTeam), self._acts_for(u)
+        team, controls = isinstance(u, CharacterTeam), self._controls(u)
         card = self._cards.get(u.uid)
         if card is not None and (card["team"], card["controls"]) == (team, controls):
             return card
@@ -302,29 +304,25 @@ class ContestTable(ComponentBase):
         self._relabel_card(card)
         return card
 
-    def _member_row(self, card: dict, team, member) -> dict:
-        """A team member's line and the buttons this page may use for them: volunteer and drop out for
-        the member's player (and the GM), "take the hit" for the leader's (the room's permissions)."""
-        buttons = (self._acts_for(member), self._acts_for(team.leader))
+    def _member_row(self, card: dict, member) -> dict:
         row = card["members"].get(member.uid)
-        if row is not None and row["buttons"] == buttons:
-            return row
-        uid = member.uid
-        # the badge's style only where a badge can be: on a player's page, by their own member
-        row = {"label": HTML(sizing_mode="stretch_width", stylesheets=[text.CONTEST_CSS] if self._mine(member) else []),
-               "buttons": buttons}
-        own, leads = buttons
-        if own:
-            row["volunteer"] = pn.widgets.Button(**style("warning", outline=True), width=110)
-            row["drop"] = pn.widgets.Button(**style(outline=True), width=110)
-            row["volunteer"].on_click(lambda e: self._run("volunteer", member=uid))
-            row["drop"].on_click(lambda e: self._run("drop_out", member=uid))
-        if leads:
-            row["assign"] = pn.widgets.Button(**style(outline=True), width=110)
-            row["assign"].on_click(lambda e: self._run("assign_loss", member=uid))
-        row["view"] = wrap(row["label"], *(row[k] for k in ("volunteer", "drop", "assign") if k in row))
-        card["members"][uid] = row
-        self._relabel_card(card)
+        if row is None:
+            uid = member.uid
+            # the badge's style only where a badge can be: on a player's page, by their own member
+            row = {"label": HTML(sizing_mode="stretch_width",
+                                 stylesheets=[text.CONTEST_CSS] if self._mine(member) else [])}
+            if card["controls"]:
+                row |= {"volunteer": pn.widgets.Button(**style("warning", outline=True), width=110),
+                        "drop": pn.widgets.Button(**style(outline=True), width=110),
+                        "assign": pn.widgets.Button(**style(outline=True), width=110)}
+                row["volunteer"].on_click(lambda e: self._run("volunteer", member=uid))
+                row["drop"].on_click(lambda e: self._run("drop_out", member=uid))
+                row["assign"].on_click(lambda e: self._run("assign_loss", member=uid))
+                row["view"] = wrap(row["label"], row["volunteer"], row["drop"], row["assign"])
+            else:
+                row["view"] = row["label"]
+            card["members"][uid] = row
+            self._relabel_card(card)
         return row
 
     def _on_pick(self, uid: str) -> None:
@@ -345,17 +343,16 @@ class ContestTable(ComponentBase):
         if card["team"]:
             rows = []
             for m in u.members:
-                row = self._member_row(card, u, m)
+                row = self._member_row(card, m)
                 row["label"].object = esc(text.member_label(u, m, t)) + (text.mine_badge(t) if self._mine(m) else "")
-                if "volunteer" in row:
+                if card["controls"]:
                     self._offer(row["volunteer"], "volunteer", member=m.uid)
                     self._offer(row["drop"], "drop_out", member=m.uid)
-                if "assign" in row:
                     row["assign"].visible = contest.profile.team_loss == "leader_assigns"
                     self._offer(row["assign"], "assign_loss", member=m.uid)
                 rows.append(row["view"])
             set_objects(card["members_box"], rows)
-            if "disband" in card:
+            if card["controls"]:
                 self._offer(card["disband"], "disband", team=uid)
         elif "cliche" in card:
             chosen = contest.chosen(uid)

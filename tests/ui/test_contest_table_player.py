@@ -128,16 +128,29 @@ def test_a_team_with_the_players_member_is_theirs_and_so_is_the_member_row():
     assert badge("en", "contest.yours_team") in card["head"].object
     rows = card["members"]
     assert badge("en") in rows[olaf.uid]["label"].object and "badge mine" not in rows[giant.uid]["label"].object
-    # Olaf's own buttons are there; the GM's Giant's are not, nor "disband" (the team is not all Ann's),
-    # nor "take the hit" (the GM plays the leader)
-    assert "volunteer" in rows[olaf.uid] and "drop" in rows[olaf.uid] and "assign" not in rows[olaf.uid]
-    assert controls(rows[giant.uid]["view"]) == [] and "disband" not in card
-    assert not rows[olaf.uid]["drop"].disabled  # Ann may drop Olaf out now
-    left_out_only_where_the_room_refuses(table)
-    # the GM's table: every button on every row, and no badge
+    # her team keeps its buttons: Olaf's hers to press, the GM's Giant's and "disband" greyed out
+    assert not rows[olaf.uid]["drop"].disabled
+    assert rows[giant.uid]["drop"].disabled and card["disband"].disabled
+    # the GM's table: no badge, and every button for the GM to press
     gm_card = gm_table._cards[team.uid]
     assert "badge mine" not in gm_card["head"].object and not gm_card["disband"].disabled
-    assert all(len(controls(row["view"])) == 3 for row in gm_card["members"].values())
+    assert all(not row["drop"].disabled for row in gm_card["members"].values())
+
+
+def test_anothers_team_shows_its_members_in_words_and_no_controls():
+    gm, ann, olaf, spy = room_for_two()
+    gm.act("save_character", data={"name": "Giant", "cliches": [{"name": "Giant", "rating": 5}]})
+    giant = gm.room.characters[-1]
+    gm.act("start_contest", name="Fight", side_a=[olaf.uid], side_b=[giant.uid, spy.uid])
+    gm.act("form_team", members=[giant.uid, spy.uid])
+    team = gm.room.contest.sides[1][0]
+    table = ContestTable(actions=Actions(ann), lang="en")
+    card = table._cards[team.uid]
+    assert not controls(card["view"]) and "badge mine" not in card["head"].object
+    labels = [row["label"].object for row in card["members"].values()]
+    assert labels == ["Giant — Giant (5) (leader)", "Spy — Spy (3)"]
+    left_out_only_where_the_room_refuses(table)
+    assert controls(ContestTable(actions=Actions(gm), lang="en")._cards[team.uid]["view"])  # the GM's: all there
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
