@@ -24,7 +24,7 @@ CONTEST_CSS = """
 .swatch { display: inline-block; width: .8em; height: .8em; border-radius: 50%; background: var(--unit, #8c959f);
   margin-right: .35em; vertical-align: baseline; }
 .out .name { text-decoration: line-through; }
-.badge { display: inline-block; padding: 0 .45em; border-radius: 4px; font-size: 12px; font-weight: 600;
+.badge { display: inline-block; padding: 0 .45em; border-radius: 4px; font-size: max(12px, .85em); font-weight: 600;
   border: 1px solid currentColor; margin-left: .3em; }
 .badge.out { color: var(--danger-text-color, #a40e26); }
 .badge.mine { color: var(--success-text-color, #146c43); }

@@ -299,7 +299,7 @@ class ContestTable(ComponentBase):
             body.append(wrap(card["cliche"], card["inappropriate"]))
             if self._gm:
                 body.append(card["approve"])
-        card["view"] = pn.Column(*body, margin=(5, 5), sizing_mode="stretch_width")
+        card["view"] = pn.Column(*body, margin=(5, 5), sizing_mode="stretch_width", css_classes=["raisus-unit-card"])
         self._cards[uid] = card
         self._relabel_card(card)
         return card
