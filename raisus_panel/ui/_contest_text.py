@@ -24,9 +24,10 @@ CONTEST_CSS = """
 .swatch { display: inline-block; width: .8em; height: .8em; border-radius: 50%; background: var(--unit, #8c959f);
   margin-right: .35em; vertical-align: baseline; }
 .out .name { text-decoration: line-through; }
-.badge { display: inline-block; padding: 0 .45em; border-radius: 4px; font-size: 12px; font-weight: 600;
+.badge { display: inline-block; padding: 0 .45em; border-radius: 4px; font-size: max(12px, .85em); font-weight: 600;
   border: 1px solid currentColor; margin-left: .3em; }
 .badge.out { color: var(--danger-text-color, #a40e26); }
+.badge.mine { color: var(--success-text-color, #146c43); }
 .bar { display: inline-block; width: 7em; height: .6em; border: 1px solid #8c959f; border-radius: 3px;
   vertical-align: middle; margin-right: .4em; overflow: hidden; background: var(--panel-background-color, #fff); }
 .bar span { display: block; height: 100%; background: var(--unit, #57606a); }
@@ -114,12 +115,31 @@ def dice_left_html(contest, u, t) -> str:
     return f"<span class=bar aria-hidden=true><span style=width:{share}%></span></span>{words}"
 
 
-def unit_head_html(contest, u, t, color: str | None = None) -> str:
+def mine_badge(t, team: bool = False) -> str:
+    """The badge that marks a player's own unit (or team member) on their page, in words."""
+    return f"<span class='badge mine'>{esc(t('contest.yours_team' if team else 'contest.yours'))}</span>"
+
+
+def cliche_html(contest, u, t) -> str:
+    """An individual's chosen cliché in words ("Cliché: Ogre (8)", " · Inappropriate" when so); empty
+    before a choice, and for a team (its members' lines say theirs)."""
+    chosen = None if isinstance(u, CharacterTeam) else contest.chosen(u.uid)
+    if chosen is None:
+        return ""
+    flag = f" · {esc(t('contest.inappropriate'))}" if contest.is_inappropriate(u.uid) else ""
+    return f"{esc(t('contest.cliche'))}: {esc(chosen.label)}{flag}"
+
+
+def unit_head_html(contest, u, t, color: str | None = None, *, mine: bool = False, cliche: bool = False) -> str:
     """A unit's card head: its colour, name, kind and status (a unit that is out says so, in words); a
     team's leader, pool and revenge bonus; an individual's dice left and pool; whether it waits for the
-    GM's approval. ``color`` sets the unit's colour here (else the card around it sets it)."""
+    GM's approval. ``color`` sets the unit's colour here (else the card around it sets it); ``mine``
+    marks it as the reader's own (:func:`mine_badge`); ``cliche`` adds its chosen cliché in words
+    (:func:`cliche_html`), for a card that shows no picker."""
     out = unit_out(contest, u)
     badge = f"<span class='badge out'>{esc(t('contest.out'))}</span>" if out else ""
+    if mine:
+        badge += mine_badge(t, isinstance(u, CharacterTeam))
     bits = [f"<span class=swatch></span><b class=name>{esc(u.name)}</b>{badge} "
             f"<small>({esc(unit_kind(u, t))} · {esc(unit_status(contest, u, t))})</small>"]
     if isinstance(u, CharacterTeam):
@@ -135,6 +155,8 @@ def unit_head_html(contest, u, t, color: str | None = None) -> str:
             left += (" · " if left else "") + esc(t("contest.pool", n=contest.pool(u.uid)))
         if left:
             bits.append(left)
+        if cliche and (chosen := cliche_html(contest, u, t)):
+            bits.append(chosen)
     if contest.needs_approval(u.uid):
         bits.append(f"<b>{esc(t('contest.awaits_approval'))}</b>")
     html = "<br>".join(bits)

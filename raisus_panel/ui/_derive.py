@@ -8,7 +8,7 @@ is allowed, a unit's choice, a pending revenge bonus, ...) comes from ``Contest`
 
 from __future__ import annotations
 
-from raisus_panel.rules import Character, Contest, GruntMob
+from raisus_panel.rules import Character, CharacterTeam, Contest, GruntMob
 
 
 def units(contest: Contest) -> list:
@@ -64,6 +64,20 @@ def teams_by_uid(contest: Contest) -> dict[str, dict]:
         if e["type"] == "team_formed":
             out[e["team"]["uid"]] = {**e["team"], "side": e["side"]}
     return out
+
+
+def members(u) -> list[Character]:
+    """The characters a unit is made of: a team's members, or the character itself."""
+    return list(u.members) if isinstance(u, CharacterTeam) else [u]
+
+
+def plays(u, player_id: str) -> bool:
+    """Whether the player ``player_id`` plays the unit ``u`` (owns it, or a member of a team).
+
+    Ownership as the room's permissions read it (``Character.owner``); no one plays anything with an
+    empty id (the GM's, a spectator's): the GM's NPCs have an empty owner too.
+    """
+    return bool(player_id) and any(getattr(m, "owner", "") == player_id for m in members(u))
 
 
 def is_mob(u) -> bool:

@@ -20,7 +20,7 @@ The order of the questions is the order of the game:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from raisus_panel import i18n
 from raisus_panel.rules import CharacterTeam, RuleError
@@ -165,14 +165,7 @@ def _waiting_for(refusal: RuleError, n: int) -> Step:
 def _my_units(actions, contest) -> set[str]:
     """The uids of the units this person plays (a player's own characters, or teams holding one)."""
     me = actions.session.actor.player_id
-    if not me:
-        return set()
-    out = set()
-    for u in d.units(contest):
-        members = u.members if isinstance(u, CharacterTeam) else [u]
-        if any(getattr(m, "owner", "") == me for m in members):
-            out.add(u.uid)
-    return out
+    return {u.uid for u in d.units(contest) if d.plays(u, me)}
 
 
 def _pairs(contest) -> list[tuple]:
@@ -299,7 +292,10 @@ def next_step(actions) -> Step:
     if actions.role == "spectator":
         return _spectator(actions, contest)
     if actions.role == "player" and not _my_units(actions, contest):
-        return _spectator(actions, contest) if contest.status == "ended" else Step("what_now.you.watching")
+        if contest.status != "ended":
+            return Step("what_now.you.watching")
+        # over: what anyone watching is told -- and, as while it was played, that none of theirs was in it
+        return replace(_spectator(actions, contest), note="what_now.note.not_in_contest", note_fields={})
     if contest.status == "ended":
         return _ended(actions, contest)
     step = _volunteer(actions, contest) or _approve_or_choose(actions, contest)

@@ -41,7 +41,11 @@ class ContestTable(ComponentBase):
     **Roll round** plays a round (ties are re-rolled; every attempt of the last roll is shown); with
     several units on a side the GM picks attacker and target for each exchange and ends the round.
     Before the first roll the GM may give tickets. At the end, the winners write fates (the GM may
-    veto), and the GM recovers spent dice. A player's table leaves out the GM's controls.
+    veto), and the GM recovers spent dice. A player's table leaves out the GM's controls, and puts
+    the player first: their own units (and team members) wear a "Yours" badge, in words, and another's
+    unit shows its cliché in words (as :class:`~raisus_panel.ui.ContestView` does) instead of controls
+    the room's permissions would never let this player use. (A team they play a member of keeps its
+    buttons, each enabled when the room lets them.) The GM's table has them on every card.
     Every click is a command through ``actions``; a refusal is shown (in the table's language) and
     changes nothing. Buttons are enabled only when ``actions.why_not_error`` says the command would be
     accepted (a dry run of the rules' own command); a disabled button tells why on hover. With no
@@ -151,6 +155,18 @@ class ContestTable(ComponentBase):
     def _gm(self) -> bool:
         return self.actions.role == "gm"
 
+    def _mine(self, u) -> bool:
+        """Whether this page's player plays ``u`` (a unit or a team member); never on the GM's page."""
+        return d.plays(u, self.actions.session.actor.player_id)
+
+    def _controls(self, u) -> bool:
+        """Whether the card of unit ``u`` carries its controls: every card on the GM's page (the GM runs
+        the NPCs and may choose for anyone), a player's own units' on theirs (a team's when they play a
+        member of it). Another's unit has none the room's permissions would ever let this player use
+        (``choose``, ``volunteer``, ``drop_out``, ``assign_loss`` and ``disband`` are for one's own
+        characters), so its card leaves them out rather than greying them out."""
+        return self._gm or self._mine(u)
+
     def _compose(self) -> None:
         """Lay out the controls of this table's role: a player's table has no GM-only rows (tickets,
         undo, ending, recovery, the setup form), so each player's page holds fewer models. The room
@@ -246,7 +262,7 @@ class ContestTable(ComponentBase):
             card["cliche"].name = t("contest.cliche")
             card["inappropriate"].name = t("contest.inappropriate")
         card["approve"].name = t("contest.approve")
-        if "disband" in card:
+        if card["team"] and card["controls"]:
             card["disband"].name = t("contest.disband")
             for m in card["members"].values():
                 m["volunteer"].name = t("contest.volunteer")
@@ -255,31 +271,35 @@ class ContestTable(ComponentBase):
 
     # -- unit cards -------------------------------------------------------------------------------
     def _card(self, u) -> dict:
+        team, controls = isinstance(u, CharacterTeam), self._controls(u)
         card = self._cards.get(u.uid)
-        if card is not None and card["team"] == isinstance(u, CharacterTeam):
+        if card is not None and (card["team"], card["controls"]) == (team, controls):
             return card
         uid = u.uid
-        card = {"team": isinstance(u, CharacterTeam),
+        card = {"team": team, "controls": controls,
                 "head": HTML(sizing_mode="stretch_width", stylesheets=[text.CONTEST_CSS]),
                 "approve": pn.widgets.Button(**style("warning", outline=True))}
         card["approve"].on_click(lambda e: self._run("approve", unit=uid))
-        if card["team"]:
-            card["disband"] = pn.widgets.Button(**style(outline=True))
-            card["disband"].on_click(lambda e: self._run("disband", team=uid))
+        body = [card["head"]]
+        if team:
             card["members"] = {}
             card["members_box"] = pn.Column(sizing_mode="stretch_width")
-            body = [card["head"], card["members_box"],
-                    wrap(card["approve"], card["disband"]) if self._gm else card["disband"]]
-        else:
+            body.append(card["members_box"])
+        # someone else's unit on a player's page gets no controls: its head says its cliché in words
+        if controls and team:
+            card["disband"] = pn.widgets.Button(**style(outline=True))
+            card["disband"].on_click(lambda e: self._run("disband", team=uid))
+            body.append(wrap(card["approve"], card["disband"]) if self._gm else card["disband"])
+        elif controls:
             card["cliche"] = pn.widgets.Select(options={}, width=200)
             # its text is its <label>: Bokeh's Checkbox leaves the box unnamed and 13 px to tap (ui/_checkbox.py)
             card["inappropriate"] = LabelledCheckbox(value=False, align="end")
             card["cliche"].param.watch(lambda e: self._on_pick(uid), "value")
             card["inappropriate"].param.watch(lambda e: self._on_pick(uid), "value")
-            body = [card["head"], wrap(card["cliche"], card["inappropriate"])]
+            body.append(wrap(card["cliche"], card["inappropriate"]))
             if self._gm:
                 body.append(card["approve"])
-        card["view"] = pn.Column(*body, margin=(5, 5), sizing_mode="stretch_width")
+        card["view"] = pn.Column(*body, margin=(5, 5), sizing_mode="stretch_width", css_classes=["raisus-unit-card"])
         self._cards[uid] = card
         self._relabel_card(card)
         return card
@@ -288,14 +308,19 @@ class ContestTable(ComponentBase):
         row = card["members"].get(member.uid)
         if row is None:
             uid = member.uid
-            row = {"label": HTML(sizing_mode="stretch_width"),
-                   "volunteer": pn.widgets.Button(**style("warning", outline=True), width=110),
-                   "drop": pn.widgets.Button(**style(outline=True), width=110),
-                   "assign": pn.widgets.Button(**style(outline=True), width=110)}
-            row["volunteer"].on_click(lambda e: self._run("volunteer", member=uid))
-            row["drop"].on_click(lambda e: self._run("drop_out", member=uid))
-            row["assign"].on_click(lambda e: self._run("assign_loss", member=uid))
-            row["view"] = wrap(row["label"], row["volunteer"], row["drop"], row["assign"])
+            # the badge's style only where a badge can be: on a player's page, by their own member
+            row = {"label": HTML(sizing_mode="stretch_width",
+                                 stylesheets=[text.CONTEST_CSS] if self._mine(member) else [])}
+            if card["controls"]:
+                row |= {"volunteer": pn.widgets.Button(**style("warning", outline=True), width=110),
+                        "drop": pn.widgets.Button(**style(outline=True), width=110),
+                        "assign": pn.widgets.Button(**style(outline=True), width=110)}
+                row["volunteer"].on_click(lambda e: self._run("volunteer", member=uid))
+                row["drop"].on_click(lambda e: self._run("drop_out", member=uid))
+                row["assign"].on_click(lambda e: self._run("assign_loss", member=uid))
+                row["view"] = wrap(row["label"], row["volunteer"], row["drop"], row["assign"])
+            else:
+                row["view"] = row["label"]
             card["members"][uid] = row
             self._relabel_card(card)
         return row
@@ -319,15 +344,17 @@ class ContestTable(ComponentBase):
             rows = []
             for m in u.members:
                 row = self._member_row(card, m)
-                row["label"].object = esc(text.member_label(u, m, t))
-                self._offer(row["volunteer"], "volunteer", member=m.uid)
-                self._offer(row["drop"], "drop_out", member=m.uid)
-                row["assign"].visible = contest.profile.team_loss == "leader_assigns"
-                self._offer(row["assign"], "assign_loss", member=m.uid)
+                row["label"].object = esc(text.member_label(u, m, t)) + (text.mine_badge(t) if self._mine(m) else "")
+                if card["controls"]:
+                    self._offer(row["volunteer"], "volunteer", member=m.uid)
+                    self._offer(row["drop"], "drop_out", member=m.uid)
+                    row["assign"].visible = contest.profile.team_loss == "leader_assigns"
+                    self._offer(row["assign"], "assign_loss", member=m.uid)
                 rows.append(row["view"])
             set_objects(card["members_box"], rows)
-            self._offer(card["disband"], "disband", team=uid)
-        else:
+            if card["controls"]:
+                self._offer(card["disband"], "disband", team=uid)
+        elif "cliche" in card:
             chosen = contest.chosen(uid)
             usable = {c.label: c.name for c in u.cliches if c.pool > 0}
             if chosen is None:
@@ -350,7 +377,8 @@ class ContestTable(ComponentBase):
         card["approve"].visible = contest.needs_approval(uid)
         self._offer(card["approve"], "approve", unit=uid)
         # edged in the unit's chart colour; a unit that is out is dashed and greyed (and says so in words)
-        card["head"].object = text.unit_head_html(contest, u, t, color)
+        card["head"].object = text.unit_head_html(contest, u, t, color, mine=self._mine(u),
+                                                  cliche="cliche" not in card)
         out = text.unit_out(contest, u)
         styles = {"border": "1px solid var(--panel-border-color, #d0d7de)", "border-radius": "6px",
                   "padding-left": "4px", "border-left": f"6px {'dashed' if out else 'solid'} {color}",

@@ -83,12 +83,7 @@ class ContestView(ComponentBase):
                 fates)
 
     def _unit_html(self, contest, u, colors: dict) -> str:
-        body = text.unit_head_html(contest, u, self._t)
+        body = text.unit_head_html(contest, u, self._t, cliche=True)
         if isinstance(u, CharacterTeam):
             body += "<ul>" + "".join(f"<li>{esc(text.member_label(u, m, self._t))}</li>" for m in u.members) + "</ul>"
-        else:
-            chosen = contest.chosen(u.uid)
-            if chosen is not None:
-                flag = f" · {esc(self._t('contest.inappropriate'))}" if contest.is_inappropriate(u.uid) else ""
-                body += f"<br>{esc(self._t('contest.cliche'))}: {esc(chosen.label)}{flag}"
         return f"{text.unit_open_tag(contest, u, colors)}{body}</div>"

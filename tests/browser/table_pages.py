@@ -47,8 +47,8 @@ class Table:
 
 def serve_table(tmp_dir: Path, lang: str) -> Table:
     """Serve the dashboard in ``lang`` on a fresh SQLite file holding one room with a contest started:
-    Ann's Sir Ann (Knight 4) against the GM's Ogre (8), each alone on a side (so each unit shows its
-    cliché picker and its "inappropriate" checkbox)."""
+    Ann's Sir Ann (Knight 4) against the GM's Ogre (8), each alone on a side (so the GM's page shows each
+    unit's cliché picker and "inappropriate" checkbox; Ann's shows hers, and the Ogre's cliché in words)."""
     db = str(tmp_dir / "raisus.sqlite")
     store = SQLiteStore(db)
     try:

@@ -124,17 +124,15 @@ def test_a_room_page_switched_to_the_other_language_says_so(table, open_as):
     expect(page).to_have_url(re.compile(rf"[?&]lang={other}(&|$)"))
 
 
-def test_the_inappropriate_box_is_named_ticked_by_its_label_and_disabled_where_the_player_may_not_choose(
-        table, open_as):
+def test_the_inappropriate_box_is_named_ticked_by_its_label_and_only_on_the_players_own_unit(table, open_as):
     page = open_as(table, "player", DESKTOP)
     boxes = page.get_by_role("checkbox", name=table.t("contest.inappropriate"), exact=True)
-    expect(boxes).to_have_count(2)
-    mine, ogres = boxes.nth(0), boxes.nth(1)
-    expect(ogres).to_be_disabled()  # the GM's Ogre: not this player's to choose for
+    expect(boxes).to_have_count(1)  # Sir Ann's: the GM's Ogre is not this player's to choose for
+    mine = boxes.first
     expect(mine).to_be_enabled()
     expect(mine).not_to_be_checked()
     page.get_by_text(table.t("contest.inappropriate"), exact=True).first.click()  # the text, not the box
     expect(mine).to_be_checked()
     page.wait_for_timeout(500)  # the choice reaches the room
     page.reload()
-    expect(page.get_by_role("checkbox", name=table.t("contest.inappropriate"), exact=True).nth(0)).to_be_checked()
+    expect(page.get_by_role("checkbox", name=table.t("contest.inappropriate"), exact=True).first).to_be_checked()

@@ -65,7 +65,7 @@ def test_the_room_says_why_and_the_owner_picks_the_cliché():
     gm_table, ann_table = ContestTable(actions=Actions(gm)), ContestTable(actions=Actions(ann))
     assert ann_table._roll.disabled and "라운드를 열 때까지" in hint(ann_table._roll)
     assert not ann_table._cards[olaf.uid]["cliche"].disabled  # Ann's own character
-    assert ann_table._cards[pirate.uid]["cliche"].disabled  # the GM's
+    assert "cliche" not in ann_table._cards[pirate.uid]  # the GM's: its cliché in words, no picker
     assert not gm_table._cards[pirate.uid]["cliche"].disabled
     assert ann_table._end.disabled and hint(ann_table._end)  # only the GM ends a contest
     assert not gm_table._end.disabled  # the outcome is asked for when pressed

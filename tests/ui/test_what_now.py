@@ -317,7 +317,10 @@ def test_contest_ended_the_winners_write_the_fates_then_the_gm_closes_it():
                            "대결이 끝났습니다. 이긴 편이 해적 마리의 운명을 씁니다 (직접 써도 되고, 쓴 운명을 거부해도 됩니다).")
     wait = ("Contest over: waiting for the winners to write the fate of 해적 마리.",
             "대결이 끝났습니다. 이긴 편이 해적 마리의 운명을 쓰기를 기다리고 있습니다.")
-    assert lines["spectator"] == wait and lines["bob"] == wait
+    assert lines["spectator"] == wait
+    # Bob, whose characters were not in it, is told what everyone watching is told, and that
+    not_in = ("None of your characters was in this contest.", "이 대결에는 당신의 캐릭터가 없었습니다.")
+    assert lines["bob"] == tuple(f"{w} {n}" for w, n in zip(wait, not_in))
     row = table.pages["ann"]._fate_rows[mari.uid]
     row["text"].value = "바다에 빠졌다"
     click(row["decide"])
@@ -327,7 +330,8 @@ def test_contest_ended_the_winners_write_the_fates_then_the_gm_closes_it():
     assert lines["ann"] == ("Contest over: 기사 아린 won. Waiting for the GM to close the contest.",
                             "대결이 끝났습니다. 기사 아린이 이겼습니다. GM이 대결을 닫기를 기다리고 있습니다.")
     over = ("Contest over: 기사 아린 won.", "대결이 끝났습니다. 기사 아린이 이겼습니다.")
-    assert lines["spectator"] == over and lines["bob"] == over
+    assert lines["spectator"] == over
+    assert lines["bob"] == tuple(f"{w} {n}" for w, n in zip(over, not_in))
     click(table.pages["gm"]._close)
     assert table.room.contest is None
     assert table.lines()["ann"][0] == "결투 is closed: waiting for the GM to start the next contest."
