@@ -285,8 +285,9 @@ def test_a_burst_of_arrivals_redraws_who_is_here_once_per_page_not_once_per_arri
         time.sleep(0.05)
     span = time.monotonic() - t0
     try:
-        assert _wait_for(lambda: all("21 spectators" in page._presence.object for page in pages.values()), timeout=30), \
-            "a page did not show the audience"
+        audience = {page: t("dashboard.presence.spectators", page.language, n=21) for page in pages.values()}
+        assert _wait_for(lambda: all(seen in page._presence.object for page, seen in audience.items()),
+                         timeout=30), "a page did not show the audience"
         quiet(clients, t0)
         # each page drew the line every PRESENCE_EVERY_S at most while they came, not once per arrival
         most = int(span / PRESENCE_EVERY_S) + 2
