@@ -31,9 +31,8 @@ class Line:
     values: list[float]
     color: str
     dash: bool = False
-    #: the dots' fill (None: no dots); each dot says ``tips[i]`` when pointed at
+    #: the dots' fill (None: no dots)
     fill: str | None = None
-    tips: list[str] = field(default_factory=list)
     opacity: float = 1.0
 
 
@@ -45,7 +44,6 @@ class Marker:
     y: float
     shape: str
     color: str
-    tip: str = ""
 
 
 def _esc(text: str) -> str:
@@ -71,88 +69,93 @@ def percent_ticks() -> list[tuple[float, str]]:
 
 
 def step_chart(*, title: str, x_label: str, y_label: str, xs: list[float], lines: list[Line],
-               y_range: tuple[float, float], y_ticks: list[tuple[float, str]], markers: list[Marker] = (),
-               label: str = "", kind: str = "") -> str:
+               y_range: tuple[float, float], y_ticks: list[tuple[float, str]], tips: list[str] = (),
+               markers: list[Marker] = (), label: str = "", kind: str = "") -> str:
     """A chart of ``lines`` over the points ``xs`` (rounds, events between them at half rounds) as SVG.
 
     The x axis always spans rounds 0 and 1 and half a round either side of the points; ``y_range``
-    is the value axis's extent and ``y_ticks`` its (value, text) ticks. ``label`` names the picture
-    for screen readers (the title by default). Every text given is escaped here. The picture says what
-    it holds to a program reading the page: ``data-chart`` (``kind``), ``data-points`` (how many
-    points) and ``data-last`` (the last point's x).
+    is the value axis's extent and ``y_ticks`` its (value, text) ticks. Pointing anywhere over a
+    point's column says ``tips[i]`` (what happened there, every line's value). ``label`` names the
+    picture for screen readers (the title by default). Every text given is escaped here. The picture
+    says what it holds to a program reading the page: ``data-chart`` (``kind``), ``data-points``
+    (how many points) and ``data-last`` (the last point's x).
+
+    A served page receives the picture anew after every change, HTML-escaped (``<`` and ``"`` cost
+    four to six bytes each): coordinates are whole pixels and attributes go unquoted where they can.
     """
     lo = min([0.0, *xs]) - 0.5
     hi = max([1.0, *xs]) + 0.5
     y0, y1 = y_range
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
-    def px(x: float) -> float:
-        return round(LEFT + (x - lo) / (hi - lo) * plot_w, 1)
+    def px(x: float) -> int:
+        return round(LEFT + (x - lo) / (hi - lo) * plot_w)
 
-    def py(y: float) -> float:
-        return round(TOP + (y1 - y) / (y1 - y0) * plot_h, 1)
+    def py(y: float) -> int:
+        return round(TOP + (y1 - y) / (y1 - y0) * plot_h)
 
     last = f"{xs[-1]:g}" if xs else ""
-    out = [f'<svg class="raisus-chart" data-chart="{_esc(kind)}" data-points="{len(xs)}" data-last="{last}" '
-           f'viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{_esc(label or title)}" '
+    out = [f'<svg class=raisus-chart data-chart={_esc(kind) or "chart"} data-points={len(xs)} '
+           f'data-last={last or "none"} viewBox="0 0 {WIDTH} {HEIGHT}" role=img aria-label="{_esc(label or title)}" '
            f'style="width:100%;height:auto;display:block;font-family:{_esc(CJK_FONT)};font-size:12px" '
-           f'xmlns="http://www.w3.org/2000/svg">',
-           f'<text x="{LEFT}" y="18" font-weight="700" font-size="13" fill="currentColor">{_esc(title)}</text>']
-    # grid and ticks, in the page's own text colour
-    grid = []
+           f'fill=currentColor xmlns=http://www.w3.org/2000/svg>',
+           f'<text x={LEFT} y=18 font-weight=700 font-size=13>{_esc(title)}</text>']
+    # grid and ticks, in the page's own text colour (the picture's fill)
+    grid, labels = [], []
     for value, text in y_ticks:
         y = py(value)
-        grid.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y}" y2="{y}"/>')
-        out.append(f'<text x="{LEFT - 6}" y="{y + 4}" text-anchor="end" fill="currentColor">{_esc(text)}</text>')
+        grid.append(f"M{LEFT},{y}H{WIDTH - RIGHT}")
+        labels.append(f"<text x={LEFT - 6} y={y + 4} text-anchor=end>{_esc(text)}</text>")
     for r in _round_ticks(lo, hi):
         x = px(r)
-        grid.append(f'<line x1="{x}" x2="{x}" y1="{TOP}" y2="{TOP + plot_h}"/>')
-        out.append(f'<text x="{x}" y="{TOP + plot_h + 16}" text-anchor="middle" fill="currentColor">{r}</text>')
-    out.insert(1, f'<g stroke="currentColor" stroke-opacity=".15">{"".join(grid)}</g>')
-    out.append(f'<path d="M{LEFT},{TOP} V{TOP + plot_h} H{WIDTH - RIGHT}" fill="none" stroke="currentColor"/>')
-    out.append(f'<text x="{LEFT + plot_w / 2}" y="{HEIGHT - 6}" text-anchor="middle" font-style="italic" '
-               f'fill="currentColor">{_esc(x_label)}</text>')
-    out.append(f'<text transform="translate(14,{TOP + plot_h / 2}) rotate(-90)" text-anchor="middle" '
-               f'font-style="italic" fill="currentColor">{_esc(y_label)}</text>')
-    for line in lines:
-        out.append(_steps(line, xs, px, py, hi))
-    for line in lines:
-        if line.fill is not None:
-            out.append(_dots(line, xs, px, py))
-    for m in markers:
-        shape = _SHAPES.get(m.shape, _SHAPES["circle"])
-        tip = f"<title>{_esc(m.tip)}</title>" if m.tip else ""
-        out.append(f'<g transform="translate({px(m.x) - 7},{py(m.y) - 7})" fill="white" stroke="{_esc(m.color)}" '
-                   f'stroke-width="2">{tip}{shape}</g>')
+        grid.append(f"M{x},{TOP}V{TOP + plot_h}")
+        labels.append(f"<text x={x} y={TOP + plot_h + 16} text-anchor=middle>{r}</text>")
+    out.append(f'<path d={"".join(grid)} stroke=currentColor stroke-opacity=.15 fill=none />')
+    out += labels
+    out.append(f"<path d=M{LEFT},{TOP}V{TOP + plot_h}H{WIDTH - RIGHT} fill=none stroke=currentColor />")
+    out.append(f"<text x={LEFT + plot_w // 2} y={HEIGHT - 6} text-anchor=middle font-style=italic>"
+               f"{_esc(x_label)}</text>")
+    out.append(f"<text transform=translate(14,{TOP + plot_h // 2})rotate(-90) text-anchor=middle "
+               f"font-style=italic>{_esc(y_label)}</text>")
+    out += [_steps(line, xs, px, py) for line in lines]
+    out += [_dots(line, xs, px, py) for line in lines if line.fill is not None]
+    out += [f"<g transform=translate({px(m.x) - 7},{py(m.y) - 7}) fill=white stroke={_esc(m.color)} "
+            f"stroke-width=2>{_SHAPES.get(m.shape, _SHAPES['circle'])}</g>" for m in markers]
+    out.append(_columns(xs, tips, px, TOP, plot_h))
     out.append("</svg>")
     return "".join(out)
 
 
-def _steps(line: Line, xs, px, py, hi: float) -> str:
+def _steps(line: Line, xs, px, py) -> str:
     """The line as steps: each value holds until the next point; a gap (NaN) breaks it."""
     parts, last = [], None
     for x, y in zip(xs, line.values):
         if y is None or math.isnan(y):
             last = None
             continue
-        if last is None:
-            parts.append(f"M{px(x)},{py(y)}")
-        else:
-            parts.append(f"H{px(x)}V{py(y)}")
+        parts.append(f"M{px(x)},{py(y)}" if last is None else f"H{px(x)}V{py(y)}")
         last = y
     if not parts:
         return ""
-    dash = ' stroke-dasharray="6,4"' if line.dash else ""
-    return (f'<path d="{"".join(parts)}" fill="none" stroke="{_esc(line.color)}" stroke-width="2"{dash} '
-            f'stroke-opacity="{line.opacity}"/>')
+    dash = " stroke-dasharray=6,4" if line.dash else ""
+    opacity = f" stroke-opacity={line.opacity:g}" if line.opacity != 1 else ""
+    return f'<path d={"".join(parts)} fill=none stroke={_esc(line.color)} stroke-width=2{dash}{opacity} />'
 
 
 def _dots(line: Line, xs, px, py) -> str:
-    dots = []
-    for i, (x, y) in enumerate(zip(xs, line.values)):
-        if y is None or math.isnan(y):
+    dots = "".join(f"<circle cx={px(x)} cy={py(y)} r=4 />" for x, y in zip(xs, line.values)
+                   if y is not None and not math.isnan(y))
+    return f"<g fill={_esc(line.fill)} stroke={_esc(line.color)} stroke-width=1.5>{dots}</g>" if dots else ""
+
+
+def _columns(xs, tips, px, top: int, height: int) -> str:
+    """An invisible column over each point that says ``tips[i]`` when pointed at (a tooltip)."""
+    cols = []
+    for i, (x, tip) in enumerate(zip(xs, tips)):
+        if not tip:
             continue
-        tip = f"<title>{_esc(line.tips[i])}</title>" if i < len(line.tips) and line.tips[i] else ""
-        dots.append(f'<circle cx="{px(x)}" cy="{py(y)}" r="4">{tip}</circle>')
-    return (f'<g fill="{_esc(line.fill)}" stroke="{_esc(line.color)}" stroke-width="1.5">{"".join(dots)}</g>'
-            if dots else "")
+        left = (px(xs[i - 1]) + px(x)) // 2 if i else px(x) - 12
+        right = (px(x) + px(xs[i + 1])) // 2 if i + 1 < len(xs) else px(x) + 12
+        cols.append(f"<rect x={left} y={top} width={max(right - left, 1)} height={height}>"
+                    f"<title>{_esc(tip)}</title></rect>")
+    return f"<g fill=transparent>{''.join(cols)}</g>" if cols else ""

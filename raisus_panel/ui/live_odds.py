@@ -290,9 +290,9 @@ class LiveOdds(ComponentBase):
 
         tips = [tip(*row) for row in zip(data["round"], data["what"], data["p_win"], data["p_next"])]
         color = SIDE_COLORS[0]  # side A's chances
-        lines = [Line(data["p_win"], color, fill=color, tips=tips), Line(data["p_next"], color, dash=True, opacity=0.7)]
+        lines = [Line(data["p_win"], color, fill=color), Line(data["p_next"], color, dash=True, opacity=0.7)]
         picture = step_chart(title=t("odds.chart_title"), x_label=t("chart.round"), y_label=t("odds.axis"),
-                             xs=data["x"], lines=lines, y_range=(-0.04, 1.04), y_ticks=percent_ticks(),
+                             xs=data["x"], lines=lines, tips=tips, y_range=(-0.04, 1.04), y_ticks=percent_ticks(),
                              kind="odds")
         return picture, self._key_html()
 

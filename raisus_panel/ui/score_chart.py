@@ -243,21 +243,21 @@ class ScoreChart(ComponentBase):
         """The chart as SVG, and its key."""
         t = self._t
         data, events = self._columns(contest)
-        labels = contest.series
-        lines = []
-        for key, col in self.columns().items():
-            color, dash, fill = self._styles[key]
-            tips = [f"{labels[key]} · {t('chart.round')} {r} · {t('chart.score')} {y:g}"
-                    + (f" · {what}" if what else "") + (f" · {faces}" if faces else "")
-                    if not math.isnan(y) else ""
-                    for r, y, what, faces in zip(data["round"], data[col], data["what"], data["faces"])]
-            lines.append(Line(data[col], color, dash == "dashed", fill, tips))
-        markers = [Marker(x, y, shape, color, f"{series} · {what}") for x, y, shape, color, series, what in
-                   zip(events["x"], events["y"], events["marker"], events["color"], events["series"], events["what"])]
-        top = max([1.0, *(v for col in self.columns().values() for v in data[col] if not math.isnan(v))])
+        labels, columns = contest.series, self.columns()
+        lines = [Line(data[col], self._styles[key][0], self._styles[key][1] == "dashed", self._styles[key][2])
+                 for key, col in columns.items()]
+        markers = [Marker(*m) for m in zip(events["x"], events["y"], events["marker"], events["color"])]
+        # what happened at each point, and every line's score there
+        tips = []
+        for i, r in enumerate(data["round"]):
+            scores = ", ".join(f"{labels[key]} {data[col][i]:g}" for key, col in columns.items()
+                               if not math.isnan(data[col][i]))
+            parts = [f"{t('chart.round')} {r}", data["what"][i], scores, data["faces"][i]]
+            tips.append(" · ".join(p for p in parts if p))
+        top = max([1.0, *(v for col in columns.values() for v in data[col] if not math.isnan(v))])
         picture = step_chart(title=contest.name, x_label=t("chart.round"), y_label=t("chart.score"), xs=data["x"],
-                             lines=lines, markers=markers, y_range=(-0.4, top + 0.4), y_ticks=dice_ticks(top),
-                             kind="score")
+                             lines=lines, markers=markers, tips=tips, y_range=(-0.4, top + 0.4),
+                             y_ticks=dice_ticks(top), kind="score")
         return picture, self._key_html(contest)
 
     def _draw(self, columns):

@@ -36,16 +36,17 @@ def test_the_score_picture_draws_every_point_with_what_happened_there():
     contest.roll_round()
     svg = svg_of(picture)
     history = contest.history
-    assert f'data-chart="score" data-points="{len(history)}"' in svg
+    assert f"data-chart=score data-points={len(history)} " in svg
     assert len(figure.source.data["x"]) == len(history)  # the figure and the picture hold the same points
     assert svg.count("<circle") == sum(1 for col in figure.columns().values()
                                        for v in figure.source.data[col] if not math.isnan(v))
-    assert svg.count("<path d=\"M") == len(contest.series) + 1  # a line per series, and the axes
-    # each dot says whose line it is, the round, the score, what happened and the dice
+    assert len(re.findall(r"<path d=\S+ fill=none stroke=#", svg)) == len(contest.series)  # a line per series
+    # each point's column says the round, what happened, every line's score and the dice
     tips = re.findall(r"<title>([^<]*)</title>", svg)
-    assert any("Pirate" in tip and "Round 1" in tip and "6+5+1+1=13" in tip for tip in tips), tips
+    assert len(tips) == len(history)
+    assert any("Round 1" in tip and "Pirate 2" in tip and "6+5+1+1=13" in tip for tip in tips), tips
     assert picture._key.object == figure._key.object  # the same key under both
-    assert svg.startswith("<svg") and 'role="img"' in svg and 'aria-label="Brawl"' in svg
+    assert svg.startswith("<svg") and "role=img" in svg and 'aria-label="Brawl"' in svg
 
 
 def test_a_cliché_switch_puts_its_marker_on_the_line_it_concerns():
@@ -73,9 +74,9 @@ def test_the_odds_picture_holds_the_chances_as_percent_steps():
     odds = LiveOdds(actions=actions, lang="en", picture=True)
     contest.roll_round()
     svg = svg_of(odds)
-    assert 'data-chart="odds" data-points="2" data-last="1"' in svg
+    assert "data-chart=odds data-points=2 data-last=1 " in svg
     assert ">100%</text>" in svg and ">0%</text>" in svg
-    assert 'stroke-dasharray="6,4"' in svg  # the next round's chance, dashed
+    assert "stroke-dasharray=6,4" in svg  # the next round's chance, dashed
     assert any(t("odds.p_win_short", "en") in tip for tip in re.findall(r"<title>([^<]*)</title>", svg))
 
 
