@@ -1,7 +1,7 @@
 """Charts drawn as one SVG picture: the score and odds charts of pages that only watch.
 
 A Bokeh figure costs a served page some fifty models (axes, tickers, grids, sources, renderers...),
-about 400 KB each, and every page of a room redraws its own. A spectator's page and the stream view
+about 400 KB in all, and every page of a room redraws its own. A spectator's page and the stream view
 show the same chart as every other spectator of the room in their language: drawn here once per
 change of the contest (:func:`~raisus_panel.ui._shared.once_per_change`), it is a string that every
 such page shares, in one HTML pane. The picture draws the same data as the figure (steps that hold

@@ -161,13 +161,13 @@ class LiveOdds(ComponentBase):
         self._last = None
         self._stale = True
         self._built_for = None
+        if self.picture:  # one pane: the odds in words, the picture and its key (each pane costs a page)
+            self._pane = self._layout = HTML(sizing_mode="stretch_width", css_classes=["raisus-odds-picture"])
+            return
         self._text = HTML(sizing_mode="stretch_width")
         self._key = HTML(sizing_mode="stretch_width", margin=(0, 5, 5, 5))
-        if self.picture:
-            self._pane = HTML(sizing_mode="stretch_width", css_classes=["raisus-odds-picture"])
-        else:
-            self._pane = FigurePane(self._draw, sizing_mode="stretch_width", height=self.height)
-            self.param.watch(lambda e: setattr(self._pane, "height", e.new), "height")
+        self._pane = FigurePane(self._draw, sizing_mode="stretch_width", height=self.height)
+        self.param.watch(lambda e: setattr(self._pane, "height", e.new), "height")
         self._layout = pn.Column(self._text, self._pane, self._key, sizing_mode="stretch_width")
 
     def __panel__(self):
@@ -210,11 +210,11 @@ class LiveOdds(ComponentBase):
         chances = contest_chances(contest)
         if chances != self.chances:
             self.chances = chances
+        if self.picture:
+            self._show_picture(contest, chances)
+            return
         self._text.object = self._text_html(chances) if contest is None else once_per_change(
             contest, ("LiveOdds", self.language), contest_state(contest), lambda: self._text_html(chances))
-        if self.picture:
-            self._show_picture(contest)
-            return
         history = contest.history if contest is not None else []
         grown = len(history) >= self._n and (self._n == 0 or history[self._n - 1] == self._last)
         if self._stale or contest is not self._built_for or not grown:
@@ -270,16 +270,16 @@ class LiveOdds(ComponentBase):
                         label=t("odds.chart_title"))
 
     # -- the picture ------------------------------------------------------------------------------
-    def _show_picture(self, contest) -> None:
+    def _show_picture(self, contest, chances: Chances) -> None:
         if contest is None:
-            self._pane.object, self._key.object = "", ""
+            self._pane.object = self._text_html(chances)
             return
         # the same for every watching page of the room in this language
-        self._pane.object, self._key.object = once_per_change(
-            contest, ("LiveOdds.picture", self.language), contest_state(contest), lambda: self._picture(contest))
+        self._pane.object = once_per_change(contest, ("LiveOdds.picture", self.language), contest_state(contest),
+                                            lambda: self._text_html(chances) + self._picture(contest))
 
-    def _picture(self, contest) -> tuple[str, str]:
-        """The chart as SVG, and its key."""
+    def _picture(self, contest) -> str:
+        """The chart as SVG, with its key under it."""
         t = self._t
         data = self._columns(contest, contest.history)
 
@@ -294,7 +294,7 @@ class LiveOdds(ComponentBase):
         picture = step_chart(title=t("odds.chart_title"), x_label=t("chart.round"), y_label=t("odds.axis"),
                              xs=data["x"], lines=lines, tips=tips, y_range=(-0.04, 1.04), y_ticks=percent_ticks(),
                              kind="odds")
-        return picture, self._key_html()
+        return picture + self._key_html()
 
     def _draw(self, columns):
         """A figure over a new source holding ``columns`` (for :class:`FigurePane`)."""

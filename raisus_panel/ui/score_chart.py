@@ -11,10 +11,10 @@ from bokeh.plotting import figure
 
 from . import _derive as d
 from ._base import HTML, ComponentBase
-from ._shared import contest_state, once_per_change
-from ._svg_chart import Line, Marker, dice_ticks, step_chart
 from ._charts import (FigurePane, apply_fonts, dice_axis, key_html, key_line, key_marker, round_axis,
                       series_styles)
+from ._shared import contest_state, once_per_change
+from ._svg_chart import Line, Marker, dice_ticks, step_chart
 from ._trail import marked_series, point_words, trail
 
 #: Between-round events that get a marker, and its shape (shown in the chart's key).
@@ -79,12 +79,12 @@ class ScoreChart(ComponentBase):
         self._kinds: list[str] = []  # marker kinds in the chart, for the key
         self._styles: dict[str, tuple[str, str, str]] = {}  # series key -> (colour, dash, dot fill)
         self._names: dict[str, str] = {}
+        if self.picture:  # one pane: the picture with its key under it (each pane costs a page)
+            self._pane = self._layout = HTML(sizing_mode="stretch_width", css_classes=["raisus-score-picture"])
+            return
+        self._pane = FigurePane(self._draw, sizing_mode="stretch_width", height=self.height)
         self._key = HTML(sizing_mode="stretch_width", margin=(0, 5, 5, 5))
-        if self.picture:
-            self._pane = HTML(sizing_mode="stretch_width", css_classes=["raisus-score-picture"])
-        else:
-            self._pane = FigurePane(self._draw, sizing_mode="stretch_width", height=self.height)
-            self.param.watch(lambda e: setattr(self._pane, "height", e.new), "height")
+        self.param.watch(lambda e: setattr(self._pane, "height", e.new), "height")
         self._layout = pn.Column(self._pane, self._key, sizing_mode="stretch_width")
 
     def __panel__(self):
@@ -232,15 +232,12 @@ class ScoreChart(ComponentBase):
 
     # -- the picture ------------------------------------------------------------------------------
     def _show_picture(self, contest) -> None:
-        if contest is None:
-            picture, key = "", ""
-        else:  # the same for every watching page of the room in this language
-            picture, key = once_per_change(contest, ("ScoreChart.picture", self.language), contest_state(contest),
-                                           lambda: self._picture(contest))
-        self._pane.object, self._key.object = picture, key
+        # the same for every watching page of the room in this language
+        self._pane.object = "" if contest is None else once_per_change(
+            contest, ("ScoreChart.picture", self.language), contest_state(contest), lambda: self._picture(contest))
 
-    def _picture(self, contest) -> tuple[str, str]:
-        """The chart as SVG, and its key."""
+    def _picture(self, contest) -> str:
+        """The chart as SVG, with its key under it."""
         t = self._t
         data, events = self._columns(contest)
         labels, columns = contest.series, self.columns()
@@ -258,7 +255,7 @@ class ScoreChart(ComponentBase):
         picture = step_chart(title=contest.name, x_label=t("chart.round"), y_label=t("chart.score"), xs=data["x"],
                              lines=lines, markers=markers, tips=tips, y_range=(-0.4, top + 0.4),
                              y_ticks=dice_ticks(top), kind="score")
-        return picture, self._key_html(contest)
+        return picture + self._key_html(contest)
 
     def _draw(self, columns):
         """A figure over new sources holding ``columns`` (for :class:`FigurePane`)."""
