@@ -90,10 +90,12 @@ from tests.wire import WireSession, wait_for  # noqa: E402
 
 
 def _has_row(messages, marker: tuple[set, set]) -> bool:
-    """Whether ``messages`` stream a row into a marker source (or into a model unknown at connect time)."""
+    """Whether ``messages`` bring the score chart its new point: a row streamed into a marker source (or
+    into a model unknown at connect time), or a watching page's chart picture drawn anew."""
     sources, known = marker
-    return any(kind == "ColumnsStreamed" and (model_id in sources or model_id not in known)
-               for m in messages for kind, model_id, _, _ in m[3])
+    return any((kind == "ColumnsStreamed" and (model_id in sources or model_id not in known))
+               or (kind == "ModelChanged" and attr == "text" and model_id in sources)
+               for m in messages for kind, model_id, attr, _ in m[3])
 
 
 async def _wait_update(sessions, marker, t0: float, quiet: float, timeout: float) -> dict:
@@ -144,7 +146,7 @@ async def _client_loop(conn) -> None:
                     fresh.append(session)
                 sessions += fresh
                 conn.send([(s.connect_s, s.pull_bytes, s.pull_models) for s in fresh])
-            elif command == "marker":  # (ids of the score charts' sources, ids of every model at connect)
+            elif command == "marker":  # (ids of the score charts' models, ids of every model at connect)
                 marker = (set(args[0]), set(args[1])) if args[0] else None
                 conn.send(True)
             elif command == "update":

@@ -173,8 +173,9 @@ class RoomPage(ComponentBase):
         watcher = self.session.actor.role.value == "spectator"
         if tab == "table":
             self._table = self._component(tab, ContestView if watcher else ContestTable)
-            self._chart = self._component(tab, ScoreChart)
-            self._odds = self._component(tab, LiveOdds)
+            # a watcher's charts are pictures shared by every watching page (no chart models per page)
+            self._chart = self._component(tab, ScoreChart, picture=watcher)
+            self._odds = self._component(tab, LiveOdds, picture=watcher)
             charts = pn.FlexBox(*(pn.Column(view, styles=_HALF, sizing_mode="stretch_width")
                                   for view in (self._chart, self._odds)), flex_wrap="wrap", sizing_mode="stretch_width")
             box.objects = [self._table, charts]

@@ -16,6 +16,8 @@ import weakref
 import panel as pn
 import param
 from bokeh.models import Tooltip
+from panel.layout.base import ListLike
+from panel.viewable import Layoutable
 
 from raisus_panel import i18n
 from raisus_panel.i18n import LANGUAGES
@@ -148,6 +150,20 @@ def set_options(select, options, prefer=None) -> None:
         select.param.update(options=options, value=value)
 
 
+class _NoLayout(ListLike, Layoutable):
+    """The layout an :class:`HTML` pane makes of itself for when it is shown alone: none.
+
+    Panel gives every pane a layout of its own (a ``Row`` around it, ``pane.layout``) for when the
+    pane is displayed by itself. Ours always sit in a component's layout, so that Row was never
+    shown, yet it cost each pane (a page holds dozens) a Panel object and its watchers.
+    """
+
+    _models: dict = {}  # read by Panel's fallback re-render (a Row holds the models it shows there)
+
+    def __init__(self, *objects, **params):
+        super().__init__(objects=list(objects), **params)
+
+
 class HTML(pn.pane.HTML):
     """An HTML pane whose text changes send only the new text -- or, streaming, only its new tail.
 
@@ -160,6 +176,9 @@ class HTML(pn.pane.HTML):
     """
 
     _text_only = False
+
+    default_layout = param.ClassSelector(default=_NoLayout, class_=(ListLike,), is_instance=False, doc="""
+        The layout the pane makes of itself (``pane.layout``): none, see ``_NoLayout``.""")
 
     def _update(self, ref, model) -> None:
         if not self.enable_streaming:

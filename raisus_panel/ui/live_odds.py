@@ -16,6 +16,7 @@ from . import _derive as d
 from ._base import HTML, ComponentBase, esc, percent
 from ._charts import SIDE_COLORS, FigurePane, apply_fonts, key_html, key_line, round_axis
 from ._shared import contest_state, once_per_change
+from ._svg_chart import Line, percent_ticks, step_chart
 from ._trail import point_words, trail
 
 
@@ -147,6 +148,11 @@ class LiveOdds(ComponentBase):
     height = param.Integer(default=200, bounds=(100, None), doc="""
         Height of the odds chart in pixels.""")
 
+    picture = param.Boolean(default=False, constant=True, doc="""
+        Draw the chart as one SVG picture, made once per change for every page of the room in a
+        language (:mod:`._svg_chart`), instead of a Bokeh figure per page: for pages that only
+        watch (a spectator's, the stream view). There is then no ``source``.""")
+
     chances = param.ClassSelector(class_=Chances, default=Chances("none"), doc="""
         The odds now (read-only output, recomputed after every change of the contest).""")
 
@@ -155,9 +161,12 @@ class LiveOdds(ComponentBase):
         self._last = None
         self._stale = True
         self._built_for = None
+        if self.picture:  # one pane: the odds in words, the picture and its key (each pane costs a page)
+            self._pane = self._layout = HTML(sizing_mode="stretch_width", css_classes=["raisus-odds-picture"])
+            return
         self._text = HTML(sizing_mode="stretch_width")
-        self._pane = FigurePane(self._draw, sizing_mode="stretch_width", height=self.height)
         self._key = HTML(sizing_mode="stretch_width", margin=(0, 5, 5, 5))
+        self._pane = FigurePane(self._draw, sizing_mode="stretch_width", height=self.height)
         self.param.watch(lambda e: setattr(self._pane, "height", e.new), "height")
         self._layout = pn.Column(self._text, self._pane, self._key, sizing_mode="stretch_width")
 
@@ -201,6 +210,9 @@ class LiveOdds(ComponentBase):
         chances = contest_chances(contest)
         if chances != self.chances:
             self.chances = chances
+        if self.picture:
+            self._show_picture(contest, chances)
+            return
         self._text.object = self._text_html(chances) if contest is None else once_per_change(
             contest, ("LiveOdds", self.language), contest_state(contest), lambda: self._text_html(chances))
         history = contest.history if contest is not None else []
@@ -234,20 +246,55 @@ class LiveOdds(ComponentBase):
     def _rebuild(self, contest, history) -> None:
         """Draw the chart anew from the whole trail (every point rated as it stood)."""
         self._stale = False
+        data = self._columns(contest, history)
+        self._built_for = contest
+        self._n = len(history)
+        self._last = history[-1] if history else None
+        self._pane.draw({"odds": data})
+        self._key.object = self._key_html()
+
+    def _columns(self, contest, history) -> dict:
+        """The chart's columns for the whole trail (every point rated as it stood)."""
         points = trail(contest, contest_chances) if contest is not None else ()
         names = d.names(contest) if contest is not None else {}
         data = self._empty()
         for i, point in enumerate(history):
             for k, v in self._row(point, points[i] if i < len(points) else None, names).items():
                 data[k].extend(v)
-        self._built_for = contest
-        self._n = len(history)
-        self._last = history[-1] if history else None
-        self._pane.draw({"odds": data})
+        return data
+
+    def _key_html(self) -> str:
         t = self._t
-        self._key.object = key_html([(key_line(SIDE_COLORS[0]), t("odds.p_win_short")),
-                                     (key_line(SIDE_COLORS[0], "dashed", marker=None), t("odds.p_next_short"))],
-                                    label=t("odds.chart_title"))
+        return key_html([(key_line(SIDE_COLORS[0]), t("odds.p_win_short")),
+                         (key_line(SIDE_COLORS[0], "dashed", marker=None), t("odds.p_next_short"))],
+                        label=t("odds.chart_title"))
+
+    # -- the picture ------------------------------------------------------------------------------
+    def _show_picture(self, contest, chances: Chances) -> None:
+        if contest is None:
+            self._pane.object = self._text_html(chances)
+            return
+        # the same for every watching page of the room in this language
+        self._pane.object = once_per_change(contest, ("LiveOdds.picture", self.language), contest_state(contest),
+                                            lambda: self._text_html(chances) + self._picture(contest))
+
+    def _picture(self, contest) -> str:
+        """The chart as SVG, with its key under it."""
+        t = self._t
+        data = self._columns(contest, contest.history)
+
+        def tip(r, what, p_win, p_next) -> str:
+            chances = [f"{t(label)} {percent(p)}" for label, p in (("odds.p_win_short", p_win),
+                                                                    ("odds.p_next_short", p_next)) if not math.isnan(p)]
+            return " · ".join([f"{t('chart.round')} {r}", *([what] if what else []), *chances])
+
+        tips = [tip(*row) for row in zip(data["round"], data["what"], data["p_win"], data["p_next"])]
+        color = SIDE_COLORS[0]  # side A's chances
+        lines = [Line(data["p_win"], color, fill=color), Line(data["p_next"], color, dash=True, opacity=0.7)]
+        picture = step_chart(title=t("odds.chart_title"), x_label=t("chart.round"), y_label=t("odds.axis"),
+                             xs=data["x"], lines=lines, tips=tips, y_range=(-0.04, 1.04), y_ticks=percent_ticks(),
+                             kind="odds")
+        return picture + self._key_html()
 
     def _draw(self, columns):
         """A figure over a new source holding ``columns`` (for :class:`FigurePane`)."""

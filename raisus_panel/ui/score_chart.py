@@ -13,6 +13,8 @@ from . import _derive as d
 from ._base import HTML, ComponentBase
 from ._charts import (FigurePane, apply_fonts, dice_axis, key_html, key_line, key_marker, round_axis,
                       series_styles)
+from ._shared import contest_state, once_per_change
+from ._svg_chart import Line, Marker, dice_ticks, step_chart
 from ._trail import marked_series, point_words, trail
 
 #: Between-round events that get a marker, and its shape (shown in the chart's key).
@@ -60,7 +62,13 @@ class ScoreChart(ComponentBase):
     """
 
     height = param.Integer(default=320, bounds=(120, None), doc="""
-        Height of the chart in pixels.""")
+        Height of the chart in pixels (the picture's height follows the page's width).""")
+
+    picture = param.Boolean(default=False, constant=True, doc="""
+        Draw the chart as one SVG picture, made once per change for every page of the room in a
+        language (:mod:`._svg_chart`), instead of a Bokeh figure per page: for pages that only
+        watch (a spectator's, the stream view), which then hold no chart models at all. Hovering a
+        point still says what happened there (a tooltip); there is no ``source`` or ``figure``.""")
 
     def _build(self) -> None:
         self._keys: list[str] = []
@@ -71,6 +79,9 @@ class ScoreChart(ComponentBase):
         self._kinds: list[str] = []  # marker kinds in the chart, for the key
         self._styles: dict[str, tuple[str, str, str]] = {}  # series key -> (colour, dash, dot fill)
         self._names: dict[str, str] = {}
+        if self.picture:  # one pane: the picture with its key under it (each pane costs a page)
+            self._pane = self._layout = HTML(sizing_mode="stretch_width", css_classes=["raisus-score-picture"])
+            return
         self._pane = FigurePane(self._draw, sizing_mode="stretch_width", height=self.height)
         self._key = HTML(sizing_mode="stretch_width", margin=(0, 5, 5, 5))
         self.param.watch(lambda e: setattr(self._pane, "height", e.new), "height")
@@ -144,12 +155,15 @@ class ScoreChart(ComponentBase):
             rows["color"].append(styles[key][0] if key in styles else "#222")
         return rows
 
-    def _show_key(self, contest) -> None:
-        """Name every line and every marker shape the chart shows, under the plot."""
+    def _key_html(self, contest) -> str:
+        """The key under the plot: every line and every marker shape the chart shows, named."""
         labels = contest.series if contest is not None else {}
         items = [(key_line(*self._styles[key]), labels[key]) for key in self._keys]
         items += [(key_marker(MARKERS[kind]), self._event_label(kind)) for kind in MARKERS if kind in self._kinds]
-        text = key_html(items, label=self._t("chart.series")) if items else ""
+        return key_html(items, label=self._t("chart.series")) if items else ""
+
+    def _show_key(self, contest) -> None:
+        text = self._key_html(contest)
         if self._key.object != text:
             self._key.object = text
 
@@ -159,6 +173,9 @@ class ScoreChart(ComponentBase):
 
     def _refresh(self) -> None:
         contest = self.contest
+        if self.picture:
+            self._show_picture(contest)
+            return
         history = contest.history if contest is not None else []
         keys = list(contest.series) if contest is not None else []
         grown = (len(history) >= self._n and (self._n == 0 or history[self._n - 1] == self._last))
@@ -186,6 +203,13 @@ class ScoreChart(ComponentBase):
         """A new figure and sources from the whole history."""
         self._stale = False
         self._built_for = contest
+        data, events = self._columns(contest)
+        self._pane.draw({"lines": data, "events": events})
+        self._show_key(contest)
+
+    def _columns(self, contest) -> tuple[dict, dict]:
+        """The lines' and the markers' columns of the whole history (and the series and marker
+        kinds the key names)."""
         history = contest.history if contest is not None else []
         self._keys = list(contest.series) if contest is not None else []
         self._styles = series_styles(contest)
@@ -204,8 +228,34 @@ class ScoreChart(ComponentBase):
                 self._kinds.append(point["kind"])
         self._n = len(history)
         self._last = history[-1] if history else None
-        self._pane.draw({"lines": data, "events": events})
-        self._show_key(contest)
+        return data, events
+
+    # -- the picture ------------------------------------------------------------------------------
+    def _show_picture(self, contest) -> None:
+        # the same for every watching page of the room in this language
+        self._pane.object = "" if contest is None else once_per_change(
+            contest, ("ScoreChart.picture", self.language), contest_state(contest), lambda: self._picture(contest))
+
+    def _picture(self, contest) -> str:
+        """The chart as SVG, with its key under it."""
+        t = self._t
+        data, events = self._columns(contest)
+        labels, columns = contest.series, self.columns()
+        lines = [Line(data[col], self._styles[key][0], self._styles[key][1] == "dashed", self._styles[key][2])
+                 for key, col in columns.items()]
+        markers = [Marker(*m) for m in zip(events["x"], events["y"], events["marker"], events["color"])]
+        # what happened at each point, and every line's score there
+        tips = []
+        for i, r in enumerate(data["round"]):
+            scores = ", ".join(f"{labels[key]} {data[col][i]:g}" for key, col in columns.items()
+                               if not math.isnan(data[col][i]))
+            parts = [f"{t('chart.round')} {r}", data["what"][i], scores, data["faces"][i]]
+            tips.append(" · ".join(p for p in parts if p))
+        top = max([1.0, *(v for col in columns.values() for v in data[col] if not math.isnan(v))])
+        picture = step_chart(title=contest.name, x_label=t("chart.round"), y_label=t("chart.score"), xs=data["x"],
+                             lines=lines, markers=markers, tips=tips, y_range=(-0.4, top + 0.4),
+                             y_ticks=dice_ticks(top), kind="score")
+        return picture + self._key_html(contest)
 
     def _draw(self, columns):
         """A figure over new sources holding ``columns`` (for :class:`FigurePane`)."""

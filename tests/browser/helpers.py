@@ -102,10 +102,27 @@ def chart_len(page: Page) -> int:
     return len(sources[0]) if len(sources) == 1 else -1
 
 
+#: The charts drawn as pictures (a watching page's, ui/_svg_chart.py), found in every shadow root.
+PICTURES_JS = """() => {
+  const out = [];
+  const walk = root => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot) walk(el.shadowRoot);
+      if (el.tagName === 'svg' && el.classList.contains('raisus-chart'))
+        out.push({chart: el.dataset.chart, points: Number(el.dataset.points), last: Number(el.dataset.last)});
+    }
+  };
+  walk(document);
+  return out;
+}"""
+
+
 def wait_chart_len(page: Page, n: int, timeout: float = 20_000) -> None:
-    """Wait until the browser's score chart holds ``n`` points."""
-    page.wait_for_function(f"() => {{ const s = ({_CHART_JS})(); return s.length === 1 && s[0].length === {n}; }}",
-                           timeout=timeout)
+    """Wait until the browser's score chart holds ``n`` points (a Bokeh figure's source, or the
+    picture a watching page shows)."""
+    page.wait_for_function(f"() => {{ const s = ({_CHART_JS})(); if (s.length === 1) return s[0].length === {n}; "
+                           f"const p = ({PICTURES_JS})().filter(c => c.chart === 'score'); "
+                           f"return p.length === 1 && p[0].points === {n}; }}", timeout=timeout)
 
 
 def marker_count(page: Page) -> int:

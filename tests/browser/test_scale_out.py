@@ -26,7 +26,7 @@ from raisus_panel.room import RoomRegistry
 from raisus_panel.room.redis_store import RedisStore
 
 from .conftest import ARTIFACTS, ROOT, free_port, shot
-from .helpers import button, expect, t
+from .helpers import PICTURES_JS, button, expect, t
 from .test_reconnect import RaisusServer, role_line
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -116,11 +116,14 @@ def first_round(gm, bob, spectator) -> None:
 
 #: Whether a page's charts hold round ``n``: the score chart's row (it has the dice faces) and the
 #: odds chart's (it has P(win)), in the browser's own Bokeh document.
-CHARTED = """n => {
+CHARTED = f"""n => {{
   const sources = [...Bokeh.documents].flatMap(d => [...d.all_models]).filter(m => m.type === 'ColumnDataSource');
   const has = column => sources.some(m => m.data[column] !== undefined && [...m.data.x].includes(n));
-  return has('faces') && has('p_win');
-}"""
+  if (has('faces') && has('p_win')) return true;
+  // a watching page's charts are pictures: both reach round n
+  const pictures = ({PICTURES_JS})();
+  return ['score', 'odds'].every(kind => pictures.some(p => p.chart === kind && p.last >= n));
+}}"""
 
 
 def charted(n: int, *pages) -> None:

@@ -14,7 +14,7 @@ import re
 import pytest
 
 from .conftest import shot
-from .helpers import expect
+from .helpers import PICTURES_JS, expect
 from .table_pages import DESKTOP, Table, open_page, serve_table
 
 pytestmark = pytest.mark.browser
@@ -53,8 +53,8 @@ def test_the_stream_view_shows_the_fight_alone_and_follows_it(table, browser):
         expect(view).to_contain_text("Ogre fight")
         expect(view).to_contain_text("Sir Ann")
         expect(stream.locator(".raisus-connection")).to_have_text(table.t("dashboard.connection.live"))
-        stream.wait_for_function("() => [...Bokeh.documents].flatMap(d => [...d.all_models])"
-                                 ".filter(m => m.constructor && m.constructor.__name__ === 'Figure').length === 2")
+        # the score chart and the odds, as pictures shared by every watching page
+        stream.wait_for_function(f"() => ({PICTURES_JS})().length === 2")
         # the fight alone: no tabs, no switches, no buttons at all
         assert stream.locator(".bk-tab").count() == 0
         assert stream.get_by_role("button").count() == 0

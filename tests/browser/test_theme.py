@@ -8,7 +8,7 @@ import re
 import pytest
 
 from .conftest import shot
-from .helpers import expect
+from .helpers import PICTURES_JS, expect
 from .table_pages import DESKTOP, open_page, serve_table
 
 #: The plot area's fill of every figure on the page, read from BokehJS's own documents.
@@ -24,7 +24,7 @@ def table(tmp_path_factory):
     table.server.kill()
 
 
-@pytest.mark.parametrize("name", ["spectator", "lobby"])
+@pytest.mark.parametrize("name", ["spectator", "gm", "lobby"])
 def test_the_switch_shows_the_same_page_dark_then_light_again(table, browser, name):
     context = browser.new_context(**DESKTOP)
     try:
@@ -40,6 +40,13 @@ def test_the_switch_shows_the_same_page_dark_then_light_again(table, browser, na
         assert "token=" not in url or url.split("token=")[1].split("&")[0] in page.url  # the same link
         if name == "spectator":
             expect(page.locator(".raisus-room-title")).to_contain_text(table.t("role.spectator"))
+            # a spectator's charts are pictures: drawn in the page's own (light) text colour
+            page.wait_for_function(f"() => ({PICTURES_JS})().length === 2")
+            assert page.evaluate(PLOT_FILLS) == []
+            color = page.locator("svg.raisus-chart").first.evaluate("el => getComputedStyle(el).color")
+            assert min(int(c) for c in re.findall(r"\d+", color)[:3]) > 180, color
+        if name == "gm":  # the GM's charts are Bokeh figures: dark plot areas
+            expect(page.locator(".raisus-room-title")).to_contain_text(table.t("role.gm"))
             page.wait_for_function(f"() => ({PLOT_FILLS})().length === 2")
             assert set(page.evaluate(PLOT_FILLS)) == {"#2b3035"}
         shot(page, f"theme-{name}-dark")

@@ -67,9 +67,22 @@ class Clients:
         self.thread.join(10)
 
 
-def streamed(messages) -> bool:
-    """Whether ``messages`` stream rows into a chart (a ColumnsStreamed event)."""
-    return any(kind == "ColumnsStreamed" for m in messages for kind, *_ in m[3])
+def streamed(messages, pictures: set[str] = frozenset()) -> bool:
+    """Whether ``messages`` bring a chart its new point: rows streamed into a figure (a ColumnsStreamed
+    event), or a watching page's chart picture (one of the models ``pictures``) drawn anew."""
+    return any(kind == "ColumnsStreamed" or (kind == "ModelChanged" and model_id in pictures)
+               for m in messages for kind, model_id, *_ in m[3])
+
+
+def pictures_of(page: RoomPage) -> set[str]:
+    """The ids of a watching page's score chart picture's models (ui/_svg_chart.py); none for a figure."""
+    chart = page._chart
+    return {model.id for model, _ in chart._pane._models.values()} if chart.picture else set()
+
+
+def every_page_charted(clients, pages: dict, t0: float) -> bool:
+    """Whether every page's score chart got its new point since ``t0``."""
+    return all(streamed(ms, pictures_of(pages[role])) for role, ms in zip(ROLES, clients.since(t0)))
 
 
 def texts(messages) -> str:
@@ -160,7 +173,7 @@ def test_a_round_reaches_every_page_as_one_message_without_a_document_walk(game)
     for n in (1, 2, 3):
         with Walks() as walks:
             t0 = roll(pages)
-            assert _wait_for(lambda: all(streamed(ms) for ms in clients.since(t0)), timeout=30), \
+            assert _wait_for(lambda: every_page_charted(clients, pages, t0), timeout=30), \
                 f"round {n} did not reach every page"
             quiet(clients, t0)
         assert room.contest.round == n
@@ -184,9 +197,10 @@ def test_a_round_rolled_while_pages_are_still_drawing_reaches_their_charts(serve
         t0 = roll(pages)
         time.sleep(1)  # the round is decided and every page's views have been asked to follow
         assert room.contest.round == 1
-        assert not any(streamed(ms) for ms in clients.since(t0))  # nothing goes before the page is drawn
+        # nothing goes before the page is drawn
+        assert not any(streamed(ms, pictures_of(pages[role])) for role, ms in zip(ROLES, clients.since(t0)))
         clients.say_ready()
-        assert _wait_for(lambda: all(streamed(ms) for ms in clients.since(t0)), timeout=30), \
+        assert _wait_for(lambda: every_page_charted(clients, pages, t0), timeout=30), \
             "a page drawn after the round never got the round's chart row"
         quiet(clients, t0)
         # the round reaches each page as one update, after the page said it is drawn

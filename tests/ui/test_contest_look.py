@@ -17,7 +17,7 @@ def test_dice_are_dice_and_a_six_stands_out_still_in_words():
     contest, actions, viking, pirate = duel(rolls=[[6, 6, 2, 1], [3, 3, 3]])
     view = ContestView(actions=actions, lang="en")
     contest.roll_round()
-    html = view._last_roll.object
+    html = view._parts["last_roll"]
     assert "<span class=die6>6</span><span class=die6>6</span><span class=die>2</span>" in html
     assert "<span class=total>= 15</span>" in html and "<span class=total>= 9</span>" in html
     assert "<tr class=won><td>Viking</td>" in html and "<span class=verdict>Round 1: Viking wins</span>" in html
@@ -27,7 +27,7 @@ def test_a_tie_is_marked_in_words_above_its_attempt():
     contest, actions, viking, pirate = duel(rolls=[[3, 3, 3, 3], [4, 4, 4], [6, 1, 1, 1], [1, 1, 1]])
     view = ContestView(actions=actions, lang="ko")
     contest.roll_round()
-    html = view._last_roll.object
+    html = view._parts["last_roll"]
     assert f"<th>{t('roll.attempt_n', 'ko', n=1)} <span class=tie>{t('roll.tie', 'ko')}</span></th>" in html
     assert f"<th>{t('roll.attempt_n', 'ko', n=2)}</th>" in html
 
@@ -40,7 +40,7 @@ def test_cards_wear_their_chart_colour_and_dice_left_as_a_bar_and_words():
     contest.choose(viking, "Viking")
     contest.choose(pirate, "Pirate")
     contest.roll_round()
-    side_b = view._sides[1].object
+    side_b = view._parts["sides"][1]
     assert f"<div class=raisus-unit style=--unit:{colors[pirate.uid]}>" in side_b
     assert "<span class=bar aria-hidden=true><span style=width:67%></span></span>2 of 3 dice left" in side_b
     card = table._cards[pirate.uid]
@@ -54,14 +54,14 @@ def test_a_defeated_unit_is_out_in_words_and_look_everywhere():
     table = ContestTable(actions=actions, lang="ko")
     contest.roll_round()
     assert contest.is_defeated(pirate)
-    side_b = view._sides[1].object
+    side_b = view._parts["sides"][1]
     assert "<div class='raisus-unit out'" in side_b and "<span class='badge out'>OUT</span>" in side_b
     assert t("status.defeated", "en") in side_b and "0 of 1 dice left" in side_b
     card = table._cards[pirate.uid]
     assert "dashed" in card["view"].styles["border-left"]
     assert f"<span class='badge out'>{t('contest.out', 'ko')}</span>" in card["head"].object
     # the viking still stands: no badge, a solid edge
-    assert "badge" not in view._sides[0].object and "solid" in table._cards[viking.uid]["view"].styles["border-left"]
+    assert "badge" not in view._parts["sides"][0] and "solid" in table._cards[viking.uid]["view"].styles["border-left"]
     page = report(contest, "en").html()
     assert "<span class='badge out'>OUT</span>" in page and "<span class=die6>6</span>" in page
 

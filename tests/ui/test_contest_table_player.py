@@ -71,7 +71,7 @@ def test_a_players_own_unit_is_marked_and_anothers_shows_its_cliche_in_words(lan
     cliche = f"{t('contest.cliche', lang)}: Spy (3)"
     assert cliche in theirs["head"].object
     watching = ContestView(actions=table.actions, lang=lang)
-    assert cliche in watching._sides[1].object
+    assert cliche in watching._parts["sides"][1]
     # Olaf's card names his cliché in its picker, not twice
     assert f"{t('contest.cliche', lang)}: Viking" not in mine["head"].object
     left_out_only_where_the_room_refuses(table)

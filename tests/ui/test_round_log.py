@@ -217,7 +217,7 @@ def test_an_entry_about_a_unit_wears_its_colour_as_on_its_card_and_chart_line():
     assert ended.startswith(f"=raisus-log-entry style=--unit:{side_color(1)}>")
     assert _entry(html, t("log.started", "ko", name="Brawl")).startswith("=raisus-log-entry><b>")
     # the same colour on the unit's card and its chart line
-    assert f"style=--unit:{colors[pirate.uid]}>" in view._sides[1].object
+    assert f"style=--unit:{colors[pirate.uid]}>" in view._parts["sides"][1]
     assert {key: style[0] for key, style in series_styles(contest).items()}[f"{pirate.uid}:Pirate"] == colors[pirate.uid]
 
 

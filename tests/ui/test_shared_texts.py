@@ -40,7 +40,7 @@ def test_spectator_views_of_one_contest_render_it_once_per_change_and_language(m
     # every view shows the state after the last change, in its own language
     assert len({html(v) for v in english}) == 1 and len({html(v) for v in korean}) == 1
     assert html(english[0]) != html(korean[0])
-    assert dice_html([6, 5, 1, 1]) in html(english[0]) and "Rolls 2 dice" in english[-1]._sides[1].object
+    assert dice_html([6, 5, 1, 1]) in html(english[0]) and "Rolls 2 dice" in english[-1]._parts["sides"][1]
     fresh = ContestView(actions=actions, lang="en")
     assert html(fresh) == html(english[0])  # a late page gets the same text, computed before
 
