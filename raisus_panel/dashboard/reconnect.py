@@ -115,8 +115,8 @@ def connection_html(state: str, t) -> str:
     The browser turns it to "offline" by itself when the page's connection is lost
     (:data:`ON_CONNECTION_LOST`).
     """
-    return (f"<span class=raisus-connection data-state={state} role=status "
-            f"title=\"{esc(t(f'dashboard.connection.{state}_detail'))}\">{esc(t(f'dashboard.connection.{state}'))}</span>")
+    word, detail = t(f"dashboard.connection.{state}"), t(f"dashboard.connection.{state}_detail")
+    return f'<span class=raisus-connection data-state={state} role=status title="{esc(detail)}">{esc(word)}</span>'
 
 
 def lang_class(lang: str) -> str:

@@ -30,4 +30,3 @@ def stream_button() -> pn.widgets.Button:
     button = pn.widgets.Button(css_classes=["raisus-stream-open"], **style("light", outline=True))
     button.js_on_click(code=OPEN_STREAM)
     return button
-

@@ -48,7 +48,8 @@ def test_the_stream_view_shows_the_fight_alone_and_follows_it(table, browser):
             page.get_by_role("button", name=table.t("dashboard.stream.open"), exact=True).click()
         stream = opened.value
         expect(stream).to_have_url(re.compile(r"[?&]view=stream(&|$)"))
-        expect(stream.locator(".raisus-room-title h1")).to_have_text("금요일 밤" if table.lang == "ko" else "Friday night")
+        title = "금요일 밤" if table.lang == "ko" else "Friday night"
+        expect(stream.locator(".raisus-room-title h1")).to_have_text(title)
         view = stream.locator(".raisus-contest-view")
         expect(view).to_contain_text("Ogre fight")
         expect(view).to_contain_text("Sir Ann")
