@@ -56,12 +56,17 @@ _MESSAGES = {
     "damaged": "event {seq} is damaged",
 }
 _STATUS_MESSAGES = {
-    "verified": "verified ({rolls} rolls, {dice} dice)",
-    "verified_unused": "verified ({rolls} rolls, {dice} dice); rolls {unused} were taken back",
+    "verified": "verified ({rolls_text}, {dice_text})",
+    "verified_unused": "verified ({rolls_text}, {dice_text}); {unused_text} taken back",
     "failed": "FAILED: {problem}",
-    "unrevealed": "not revealed yet ({rolls} rolls committed)",
+    "unrevealed": "not revealed yet ({rolls_text} committed)",
     "uncommitted": "not rolled with committed dice",
 }
+
+
+def _count(n: int, one: str, many: str) -> str:
+    """``n`` and its noun in English, singular for 1: "1 roll", "3 rolls"."""
+    return f"{n} {one if n == 1 else many}"
 
 
 @dataclass(frozen=True)
@@ -155,12 +160,15 @@ class DiceCheck:
         """The values :attr:`message` is made of."""
         return {"rolls": self.rolls, "dice": self.dice,
                 "problem": self.problem.message if self.problem else "",
-                "unused": ", ".join(map(str, self.unused))}
+                "unused": ", ".join(map(str, self.unused)), "unused_count": len(self.unused)}
 
     @property
     def message(self) -> str:
         """The result in English."""
-        return _STATUS_MESSAGES[self.key.rsplit(".", 1)[1]].format(**self.fields)
+        unused = ", ".join(map(str, self.unused))
+        words = {"rolls_text": _count(self.rolls, "roll", "rolls"), "dice_text": _count(self.dice, "die", "dice"),
+                 "unused_text": f"roll {unused} was" if len(self.unused) == 1 else f"rolls {unused} were"}
+        return _STATUS_MESSAGES[self.key.rsplit(".", 1)[1]].format(**self.fields, **words)
 
     @property
     def label(self) -> str:

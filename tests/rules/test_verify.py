@@ -357,3 +357,21 @@ def test_any_sequence_of_rolls_undos_reveals_and_seeds_verifies(moves, seed):
     [check] = verify(contest)
     assert check.ok, check.message
     assert [c.ok for c in verify(contest.to_json())] == [True]
+
+
+
+@pytest.mark.parametrize("rolls, dice, unused, english", [
+    (1, 1, (5,), "verified (1 roll, 1 die); roll 5 was taken back"),
+    (2, 7, (5, 6), "verified (2 rolls, 7 dice); rolls 5, 6 were taken back"),
+    (1, 4, (), "verified (1 roll, 4 dice)"),
+])
+def test_the_result_counts_in_good_english_and_says_it_in_korean(rolls, dice, unused, english):
+    from raisus_panel.i18n import t
+    from raisus_panel.rules.verification import DiceCheck
+
+    check = DiceCheck("contest", "duel", "Duel", "verified", rolls, dice, (), unused, None)
+    assert check.message == english
+    assert t(check.key, "en", **check.fields) == english  # the catalog says the same
+    assert f"굴림 {rolls}번" in t(check.key, "ko", **check.fields)
+    pending = DiceCheck("contest", "duel", "Duel", "unrevealed", 1, 0, (), (), None)
+    assert pending.message == t(pending.key, "en", **pending.fields) == "not revealed yet (1 roll committed)"
