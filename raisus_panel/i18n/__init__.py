@@ -80,7 +80,8 @@ settings = I18nSettings(name="i18n_settings")
 
 
 #: A Korean particle written for both endings, as the catalog writes it after a ``{field}``.
-_PARTICLE = re.compile(r"([^\s])([\"'”’」』)\]]*)(은\(는\)|이\(가\)|을\(를\)|과\(와\)|와\(과\)|\(으\)로|이\(여\)|아\(야\))")
+_PARTICLE = re.compile(r"([A-Za-z]+|[0-9]+|[^\s])([\"'”’」』)\]]*)"
+                       r"(은\(는\)|이\(가\)|을\(를\)|과\(와\)|와\(과\)|\(으\)로|이\(여\)|아\(야\))")
 #: particle -> (after a final consonant, after a vowel)
 _FORMS = {"은(는)": ("은", "는"), "이(가)": ("이", "가"), "을(를)": ("을", "를"), "과(와)": ("과", "와"),
           "와(과)": ("과", "와"), "(으)로": ("으로", "로"), "이(여)": ("이여", "여"), "아(야)": ("아", "야")}
@@ -92,22 +93,58 @@ def josa(text: str) -> str:
     The catalogs write a particle after a ``{field}`` in both forms, since the value is not known
     until the message is made. After a Hangul syllable the right form is chosen (a final consonant
     or not; ``(으)로`` takes 로 after ㄹ too); closing quotes and brackets in between are skipped.
-    After anything else (Latin letters, digits) both forms stay, as they are never wrong.
+    After a number or a Latin name, by how a Korean reader says it (:func:`_final_sound`); where
+    that cannot be told (Jack 잭, Mark 마크), both forms stay, as they are never wrong.
 
     Examples
     --------
     >>> josa("점수은(는) 0입니다. 바이킹을(를) 고르세요. 칼(으)로 벤다.")
     '점수는 0입니다. 바이킹을 고르세요. 칼로 벤다.'
+    >>> josa("Ogre이(가) 이겼다. Sir Ann은(는) 3(으)로 진다. Jack이(가)")
+    'Ogre가 이겼다. Sir Ann은 3으로 진다. Jack이(가)'
     """
     def choose(match: re.Match) -> str:
-        syllable, closing, particle = match.groups()
-        code = ord(syllable) - 0xAC00
-        if not 0 <= code < 11172:
+        word, closing, particle = match.groups()
+        final = _final_sound(word)
+        if final is None:
             return match.group(0)
-        final = code % 28
-        after_consonant = final != 0 and not (particle == "(으)로" and final == 8)  # 8: ㄹ
-        return syllable + closing + _FORMS[particle][0 if after_consonant else 1]
+        after_consonant = final != "" and not (particle == "(으)로" and final == "ㄹ")
+        return word + closing + _FORMS[particle][0 if after_consonant else 1]
     return _PARTICLE.sub(choose, text)
+
+
+#: How the last digit of a number is read (Sino-Korean): its final consonant, "" for none. A number
+#: ending in 0 is read 십, 백, 천, 만... or 영: a final consonant that is never ㄹ.
+_DIGIT_FINALS = {"0": "ㅇ", "1": "ㄹ", "2": "", "3": "ㅁ", "4": "", "5": "", "6": "ㄱ", "7": "ㄹ", "8": "ㄹ",
+                 "9": ""}
+
+
+def _final_sound(word: str) -> str | None:
+    """The final consonant ("ㄹ", another, or "" for none) a Korean reader hears at the end of
+    ``word`` -- a Hangul syllable, a number, or a Latin word -- or None when it cannot be told.
+
+    A Latin word (a name like "Ogre" or "Sir Ann") is judged as Korean writes such names: a final
+    l is ㄹ (Paul 폴), m, n and ng are final consonants (Tom 톰, Ann 앤, Viking 바이킹), a vowel
+    or r ends in a vowel (Ogre 오거, Thor 토르); a silent e after a consonant is skipped (Jane
+    제인). Other final consonants are read either way (Jack 잭 but Mark 마크): None.
+    """
+    if len(word) == 1 and 0 <= (code := ord(word) - 0xAC00) < 11172:
+        final = code % 28
+        return "" if final == 0 else "ㄹ" if final == 8 else "other"
+    if word.isdigit():
+        return _DIGIT_FINALS[word[-1]]
+    if not word.isascii() or not word.isalpha():
+        return None
+    low = word.lower()
+    if len(low) > 2 and low.endswith("e") and low[-2] not in "aeiouy":
+        low = low[:-1]  # a silent e: Jane, Dale, Rome
+    if low.endswith("l"):
+        return "ㄹ"
+    if low.endswith(("m", "n", "ng")):
+        return "other"
+    if low[-1] in "aeiouyrw":
+        return ""
+    return None
 
 
 class _CatalogFormatter(string.Formatter):

@@ -43,7 +43,7 @@ def test_a_player_cannot_change_the_dice_of_a_character_that_has_been_in_a_conte
     with pytest.raises(PermissionDenied) as caught:
         t.act(t.alice, "update_character", uid=v, **change)
     assert caught.value.key == "error.permission.veteran_dice" and "Viking has been in a contest" in str(caught.value)
-    assert i18n.translate(caught.value, "ko").startswith("Viking은(는) 이미 대결에 나간 캐릭터입니다")
+    assert i18n.translate(caught.value, "ko").startswith("Viking은 이미 대결에 나간 캐릭터입니다")
     assert t.snapshot() == before and t.room.seq == seq
 
 

@@ -40,7 +40,7 @@ def test_a_contest_refusal_keeps_its_key_through_the_room(table):
     table.act(table.gm, "start_contest", name="Brawl", side_a=[viking], side_b=[pirate])
     exc = RoomSession(table.room, table.gm).why_not_error("volunteer", member=viking)
     assert exc.key == "error.team.not_member" and exc.fields["name"] == "Viking"
-    assert i18n.translate(exc, "ko") == "Viking은(는) 캐릭터 팀에 속하지 않습니다. 자원은 팀원만 할 수 있습니다."
+    assert i18n.translate(exc, "ko") == "Viking은 캐릭터 팀에 속하지 않습니다. 자원은 팀원만 할 수 있습니다."
 
 
 def test_a_damaged_room_file_says_what_is_wrong_in_korean(table):

@@ -49,7 +49,7 @@ def test_why_not_error_is_the_refusal_why_not_reads():
     assert str(exc) == contest.why_not("volunteer", viking) == \
         "Viking is not in a character team; only team members volunteer."
     assert exc.key == "error.team.not_member" and exc.fields["name"] == "Viking"
-    assert i18n.translate(exc, "ko") == "Viking은(는) 캐릭터 팀에 속하지 않습니다. 자원은 팀원만 할 수 있습니다."
+    assert i18n.translate(exc, "ko") == "Viking은 캐릭터 팀에 속하지 않습니다. 자원은 팀원만 할 수 있습니다."
     assert contest.why_not_error("undo").key == "error.contest.nothing_to_undo"
     assert contest.why_not_error("roll_round") is None
 

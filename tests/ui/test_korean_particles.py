@@ -15,7 +15,12 @@ from raisus_panel.rules import Character, Contest, RuleError
     ("칼(으)로", "칼로"), ("물(으)로", "물로"), ("창(으)로", "창으로"), ("도끼(으)로", "도끼로"),  # ㄹ takes 로
     ("빌리와(과)", "빌리와"), ("늑대와(과)", "늑대와"), ("곰과(와)", "곰과"),
     ("“검”은(는)", "“검”은"), ("(기사)은(는)", "(기사)는"),                # quotes and brackets skipped
-    ("Viking은(는)", "Viking은(는)"), ("7은(는)", "7은(는)"),             # not Hangul: both forms stay
+    # a Latin name or a number, as a Korean reader says it
+    ("Viking은(는)", "Viking은"), ("Ogre이(가)", "Ogre가"), ("Sir Ann을(를)", "Sir Ann을"),
+    ("Paul(으)로", "Paul로"), ("Tom와(과)", "Tom과"), ("Jane이(가)", "Jane이"), ("Thor은(는)", "Thor는"),
+    ("7은(는)", "7은"), ("2을(를)", "2를"), ("10(으)로", "10으로"), ("1(으)로", "1로"), ("“Ogre”은(는)", "“Ogre”는"),
+    # read either way (Jack 잭, Mark 마크), or not a word at all: both forms stay, never wrong
+    ("Jack이(가)", "Jack이(가)"), ("Knight은(는)", "Knight은(는)"), ("?은(는)", "?은(는)"),
 ])
 def test_the_particle_fits_the_word(before, after):
     assert josa(before) == after

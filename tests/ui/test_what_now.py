@@ -375,7 +375,7 @@ def test_the_notebook_table_to_the_end():
                                      "대결이 끝났습니다. 필요하면 잃은 주사위를 회복시킨 뒤 대결을 닫으세요.")
     click(table._close)
     assert agree(table, actions) == ("Brawl is closed: start the next contest in the form below.",
-                                     "Brawl은(는) 끝났습니다. 아래 양식에서 다음 대결을 시작하세요.")
+                                     "Brawl은 끝났습니다. 아래 양식에서 다음 대결을 시작하세요.")
 
 
 def test_the_notebook_table_choosing_and_approving():
