@@ -445,8 +445,8 @@ class Room(param.Parameterized):
         """
         if self.dice is not None or not isinstance(contest.dice, CommittedDice):
             return
-        mark = (contest, len(self._events))
-        if self._dice_synced is not None and self._dice_synced[0] is mark[0] and self._dice_synced[1] == mark[1]:
+        mark = (contest, len(self._events))  # a contest compares by identity
+        if self._dice_synced == mark:
             return  # the log has not grown since: the contest's dice are still the log's
         restored = self._contest_dice(contest.events)
         contest.roll_on_with(restored)
@@ -459,6 +459,7 @@ class Room(param.Parameterized):
         shows, so their seeds are revealed with the contest's."""
         every = self._contest_log(contest.uid)
         settled = contest.commitments_held | {e["commitment"] for e in every if e["type"] == "dice_revealed"}
+        after = next_roll_after(every)
         out = []
         for event in every:
             seed = (event["type"] == "dice_committed" and event["commitment"] not in settled
@@ -466,7 +467,7 @@ class Room(param.Parameterized):
             if seed:
                 dice = CommittedDice(seed, scope=event["scope"], client_seeds=event["client_seeds"],
                                      first_roll=event["first_roll"])
-                dice.next_roll = next_roll_after(every)
+                dice.next_roll = after
                 out.append(dice)
         return out
 

@@ -175,8 +175,8 @@ def series_styles(contest) -> dict[str, tuple[str, str, str]]:
 
 
 # -- the key under a chart ----------------------------------------------------------------------
-#: SVG shapes (14 x 14) of the markers a chart uses, for its key: Bokeh marker name -> SVG elements.
-_SHAPES = {
+#: SVG shapes (14 x 14) of the markers a chart uses, for its key and its picture: Bokeh marker name -> SVG.
+MARKER_SHAPES = {
     "circle": '<circle cx="7" cy="7" r="4"/>',
     "triangle": '<polygon points="7,1.5 12.5,12 1.5,12"/>',
     "inverted_triangle": '<polygon points="1.5,2 12.5,2 7,12.5"/>',
@@ -198,7 +198,7 @@ def key_line(color: str, dash: str = "solid", fill: str | None = None, marker: s
     """A key swatch (SVG) of a line of ``color`` drawn ``dash``, with a ``marker`` dot (None: none)
     filled with ``fill`` (default: ``color``)."""
     pattern = ' stroke-dasharray="5,3"' if dash == "dashed" else ""
-    dot = _SHAPES[marker] if marker else ""
+    dot = MARKER_SHAPES[marker] if marker else ""
     return (f'<svg width="26" height="14" viewBox="0 0 26 14" style="flex:none" aria-hidden="true">'
             f'<line x1="1" y1="7" x2="25" y2="7" stroke="{color}" stroke-width="2.5"{pattern}/>'
             f'<g transform="translate(6,0)" fill="{fill or color}" stroke="{color}" stroke-width="1.5">{dot}</g>'
@@ -208,7 +208,7 @@ def key_line(color: str, dash: str = "solid", fill: str | None = None, marker: s
 def key_marker(marker: str) -> str:
     """A key swatch (SVG) of an event marker: its shape, white with a dark outline, as on the chart."""
     return (f'<svg width="14" height="14" viewBox="0 0 14 14" style="flex:none" aria-hidden="true">'
-            f'<g fill="white" stroke="#222" stroke-width="1.5">{_SHAPES[marker]}</g></svg>')
+            f'<g fill="white" stroke="#222" stroke-width="1.5">{MARKER_SHAPES[marker]}</g></svg>')
 
 
 def key_html(items: list[tuple[str, str]], label: str = "") -> str:

@@ -5,18 +5,18 @@ about 400 KB in all, and every page of a room redraws its own. A spectator's pag
 show the same chart as every other spectator of the room in their language: drawn here once per
 change of the contest (:func:`~raisus_panel.ui._shared.once_per_change`), it is a string that every
 such page shares, in one HTML pane. The picture draws the same data as the figure (steps that hold
-until the next point, dots that say what happened there, event markers on their line), scales with
-the page's width, takes the page's text colour for its axes (light and dark alike) and says what
-each point is in a tooltip (``<title>``).
+until the next point, dots, event markers on their line), scales with the page's width, takes the
+page's text colour for its axes (light and dark alike) and says what happened at each point in a
+tooltip (``<title>``).
 """
 
 from __future__ import annotations
 
-import html
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from ._charts import _SHAPES, CJK_FONT
+from ._base import esc
+from ._charts import CJK_FONT, MARKER_SHAPES
 
 #: The picture's own size; it is drawn to the page's width (text scales with it).
 WIDTH, HEIGHT = 560, 320
@@ -44,10 +44,6 @@ class Marker:
     y: float
     shape: str
     color: str
-
-
-def _esc(text: str) -> str:
-    return html.escape(str(text), quote=True)
 
 
 def _round_ticks(lo: float, hi: float) -> list[int]:
@@ -95,17 +91,17 @@ def step_chart(*, title: str, x_label: str, y_label: str, xs: list[float], lines
         return round(TOP + (y1 - y) / (y1 - y0) * plot_h)
 
     last = f"{xs[-1]:g}" if xs else ""
-    out = [f'<svg class=raisus-chart data-chart={_esc(kind) or "chart"} data-points={len(xs)} '
-           f'data-last={last or "none"} viewBox="0 0 {WIDTH} {HEIGHT}" role=img aria-label="{_esc(label or title)}" '
-           f'style="width:100%;height:auto;display:block;font-family:{_esc(CJK_FONT)};font-size:12px" '
+    out = [f'<svg class=raisus-chart data-chart={esc(kind) or "chart"} data-points={len(xs)} '
+           f'data-last={last or "none"} viewBox="0 0 {WIDTH} {HEIGHT}" role=img aria-label="{esc(label or title)}" '
+           f'style="width:100%;height:auto;display:block;font-family:{esc(CJK_FONT)};font-size:12px" '
            f'fill=currentColor xmlns=http://www.w3.org/2000/svg>',
-           f'<text x={LEFT} y=18 font-weight=700 font-size=13>{_esc(title)}</text>']
+           f'<text x={LEFT} y=18 font-weight=700 font-size=13>{esc(title)}</text>']
     # grid and ticks, in the page's own text colour (the picture's fill)
     grid, labels = [], []
     for value, text in y_ticks:
         y = py(value)
         grid.append(f"M{LEFT},{y}H{WIDTH - RIGHT}")
-        labels.append(f"<text x={LEFT - 6} y={y + 4} text-anchor=end>{_esc(text)}</text>")
+        labels.append(f"<text x={LEFT - 6} y={y + 4} text-anchor=end>{esc(text)}</text>")
     for r in _round_ticks(lo, hi):
         x = px(r)
         grid.append(f"M{x},{TOP}V{TOP + plot_h}")
@@ -114,13 +110,13 @@ def step_chart(*, title: str, x_label: str, y_label: str, xs: list[float], lines
     out += labels
     out.append(f"<path d=M{LEFT},{TOP}V{TOP + plot_h}H{WIDTH - RIGHT} fill=none stroke=currentColor />")
     out.append(f"<text x={LEFT + plot_w // 2} y={HEIGHT - 6} text-anchor=middle font-style=italic>"
-               f"{_esc(x_label)}</text>")
+               f"{esc(x_label)}</text>")
     out.append(f"<text transform=translate(14,{TOP + plot_h // 2})rotate(-90) text-anchor=middle "
-               f"font-style=italic>{_esc(y_label)}</text>")
+               f"font-style=italic>{esc(y_label)}</text>")
     out += [_steps(line, xs, px, py) for line in lines]
     out += [_dots(line, xs, px, py) for line in lines if line.fill is not None]
-    out += [f"<g transform=translate({px(m.x) - 7},{py(m.y) - 7}) fill=white stroke={_esc(m.color)} "
-            f"stroke-width=2>{_SHAPES.get(m.shape, _SHAPES['circle'])}</g>" for m in markers]
+    out += [f"<g transform=translate({px(m.x) - 7},{py(m.y) - 7}) fill=white stroke={esc(m.color)} "
+            f"stroke-width=2>{MARKER_SHAPES.get(m.shape, MARKER_SHAPES['circle'])}</g>" for m in markers]
     out.append(_columns(xs, tips, px, TOP, plot_h))
     out.append("</svg>")
     return "".join(out)
@@ -139,13 +135,13 @@ def _steps(line: Line, xs, px, py) -> str:
         return ""
     dash = " stroke-dasharray=6,4" if line.dash else ""
     opacity = f" stroke-opacity={line.opacity:g}" if line.opacity != 1 else ""
-    return f'<path d={"".join(parts)} fill=none stroke={_esc(line.color)} stroke-width=2{dash}{opacity} />'
+    return f'<path d={"".join(parts)} fill=none stroke={esc(line.color)} stroke-width=2{dash}{opacity} />'
 
 
 def _dots(line: Line, xs, px, py) -> str:
     dots = "".join(f"<circle cx={px(x)} cy={py(y)} r=4 />" for x, y in zip(xs, line.values)
                    if y is not None and not math.isnan(y))
-    return f"<g fill={_esc(line.fill)} stroke={_esc(line.color)} stroke-width=1.5>{dots}</g>" if dots else ""
+    return f"<g fill={esc(line.fill)} stroke={esc(line.color)} stroke-width=1.5>{dots}</g>" if dots else ""
 
 
 def _columns(xs, tips, px, top: int, height: int) -> str:
@@ -157,5 +153,5 @@ def _columns(xs, tips, px, top: int, height: int) -> str:
         left = (px(xs[i - 1]) + px(x)) // 2 if i else px(x) - 12
         right = (px(x) + px(xs[i + 1])) // 2 if i + 1 < len(xs) else px(x) + 12
         cols.append(f"<rect x={left} y={top} width={max(right - left, 1)} height={height}>"
-                    f"<title>{_esc(tip)}</title></rect>")
+                    f"<title>{esc(tip)}</title></rect>")
     return f"<g fill=transparent>{''.join(cols)}</g>" if cols else ""
