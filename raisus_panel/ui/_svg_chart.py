@@ -21,7 +21,10 @@ from ._charts import CJK_FONT, MARKER_SHAPES
 #: The picture's own size; it is drawn to the page's width (text scales with it).
 WIDTH, HEIGHT = 560, 320
 #: The plot area inside it: left, top, right, bottom margins (axis labels and ticks go there).
-LEFT, TOP, RIGHT, BOTTOM = 58, 30, 14, 46
+LEFT, TOP, RIGHT, BOTTOM = 64, 30, 14, 46
+#: On a phone the picture is drawn about 370 px wide, two thirds of its own size: its text is set
+#: larger there, so it reads as the page's other small print does (12-13 px) and not at 8 px.
+_PHONE_TEXT = "<style>@media (max-width:600px){.raisus-chart text{font-size:18px}}</style>"
 
 
 @dataclass
@@ -94,7 +97,7 @@ def step_chart(*, title: str, x_label: str, y_label: str, xs: list[float], lines
     out = [f'<svg class=raisus-chart data-chart={esc(kind) or "chart"} data-points={len(xs)} '
            f'data-last={last or "none"} viewBox="0 0 {WIDTH} {HEIGHT}" role=img aria-label="{esc(label or title)}" '
            f'style="width:100%;height:auto;display:block;font-family:{esc(CJK_FONT)};font-size:12px" '
-           f'fill=currentColor xmlns=http://www.w3.org/2000/svg>',
+           f'fill=currentColor xmlns=http://www.w3.org/2000/svg>', _PHONE_TEXT,
            f'<text x={LEFT} y=18 font-weight=700 font-size=13>{esc(title)}</text>']
     # grid and ticks, in the page's own text colour (the picture's fill)
     grid, labels = [], []
