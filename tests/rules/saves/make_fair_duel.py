@@ -20,6 +20,9 @@ def state(contest):  # the same record as make_saves.py's
     }
 
 
+# as in make_saves.py: the one argument is an existing folder, never an option taken for a name
+if len(sys.argv) != 2 or sys.argv[1].startswith("-") or not pathlib.Path(sys.argv[1]).is_dir():
+    sys.exit("usage: python tests/rules/saves/make_fair_duel.py EXISTING_FOLDER")
 out = pathlib.Path(sys.argv[1])
 ann = Character("Ann", {"Fencer": 4}, uid="ann"); bo = Character("Bo", {"Brute": 3}, uid="bo")
 duel = Contest("Fair duel", ann, bo, dice=CommittedDice(bytes(range(32))), uid="fair")

@@ -7,8 +7,11 @@ fixtures instead. Usage: ``python tests/rules/saves/make_saves.py tests/rules/sa
 import json, pathlib, sys
 from raisus_panel.rules import Character, Contest, RulesProfile, ScriptedDice
 
+# The one argument is the folder the saves go to, and it must exist: a stray option ("-q") or a typo
+# would otherwise become a new folder of saves wherever the script was run.
+if len(sys.argv) != 2 or sys.argv[1].startswith("-") or not pathlib.Path(sys.argv[1]).is_dir():
+    sys.exit("usage: python tests/rules/saves/make_saves.py EXISTING_FOLDER")
 out = pathlib.Path(sys.argv[1])
-out.mkdir(parents=True, exist_ok=True)
 
 def ch(uid, name, cliches):
     return Character(name, cliches, uid=uid)
