@@ -23,7 +23,7 @@ $(SERVE_STAMP): pyproject.toml
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,notebook,bench]'
+	$(PY) -m pip install --quiet -e '.[test,notebook,bench,lint]'
 	$(PY) -m ipykernel install --prefix $(VENV) --name python3 >/dev/null
 	touch $(STAMP)
 
@@ -58,6 +58,11 @@ test-fast: setup
 
 serve: $(SERVE_STAMP)
 	$(PY) -m raisus_panel.cli serve --address $(HOST) --port $(PORT) --db $(DB)
+
+# ruff (configured in pyproject.toml) over the package, tests, apps, benchmarks and notebooks; CI runs it
+# before the tests. A type checker is to follow (issue 23: strict on rules/ and room/ first).
+lint: setup
+	$(VENV)/bin/ruff check raisus_panel tests apps benchmarks notebooks
 
 bench: setup
 	$(PY) benchmarks/bench_odds.py

@@ -144,7 +144,7 @@ class RedisStore(Store):
         try:
             self._r = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout,
                                            health_check_interval=15)
-        except ValueError as exc:
+        except ValueError:
             raise StoreError(f"Not a Redis address: {describe_url(url)}.", key="error.store.bad_url",
                              url=describe_url(url)) from None
         self._create = self._r.register_script(_CREATE_LUA)

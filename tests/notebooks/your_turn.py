@@ -176,7 +176,7 @@ def check_12_ipywidgets(ns):
     import ipywidgets
     import panel as pn
 
-    actions, sheets, tabs = ns["actions"], ns["sheets"], ns["tabs"]
+    sheets, tabs = ns["sheets"], ns["tabs"]
     who, rating, language, settings = ns["who"], ns["rating"], ns["language"], ns["settings"]
     assert isinstance(ns["wrapped"], ipywidgets.DOMWidget)
     assert isinstance(pn.ipywidget(sheets[0]), ipywidgets.DOMWidget)

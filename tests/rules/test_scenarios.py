@@ -9,7 +9,7 @@ import json
 import pytest
 
 from raisus_panel.rules import (
-    Character, CharacterTeam, Contest, GruntMob, RuleError, RulesProfile, ScriptedDice, action_check,
+    CharacterTeam, Contest, GruntMob, RuleError, RulesProfile, ScriptedDice, action_check,
 )
 
 from .conftest import c, char
