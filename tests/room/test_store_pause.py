@@ -31,5 +31,9 @@ def test_an_append_refused_during_a_pause_is_not_applied_on_resume(redis_server,
         logged = store.last_seq(t.room.room_id)
         assert refused
         assert logged == before  # told "nothing was saved", and nothing was
+        t.char("Viking", t.alice, Viking=4)  # the GM tries again: it is made once, not twice
+        added = store.read(t.room.room_id, before)
+        assert added and len({e["cmd_id"] for e in added}) == 1
+        assert store.last_seq(t.room.room_id) == t.room.seq
     finally:
         store.close()
