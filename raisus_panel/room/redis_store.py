@@ -64,13 +64,17 @@ if last > 0 then redis.call('PUBLISH', ARGV[1], ARGV[2] .. ' ' .. last) end
 return 1
 """
 
-# KEYS: meta, seq, stream; ARGV: channel, room id, expected last seq, event JSON...
-# Returns {status, last}: 0 appended, 1 no such room, 2 the log moved on (last is the store's).
+# KEYS: meta, seq, stream; ARGV: channel, room id, expected last seq, deadline (unix s), event JSON...
+# Returns {status, last}: 0 appended, 1 no such room, 2 the log moved on (last is the store's),
+# 3 too late: the caller has given up waiting (a paused Redis ran it late) and told the page
+# "nothing was saved", so it must not be applied now.
 _APPEND_LUA = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return {1, 0} end
+local now = redis.call('TIME')
+if tonumber(now[1]) + tonumber(now[2]) / 1e6 > tonumber(ARGV[4]) then return {3, 0} end
 local last = tonumber(redis.call('GET', KEYS[2]) or '0')
 if last ~= tonumber(ARGV[3]) then return {2, last} end
-for i = 4, #ARGV do
+for i = 5, #ARGV do
   last = last + 1
   redis.call('XADD', KEYS[3], last .. '-0', 'e', ARGV[i])
 end
@@ -234,7 +238,10 @@ class RedisStore(Store):
         lines = [encode_event(e) for e in events]
         meta_key, seq_key, stream_key = self._keys(room_id)
         status, stored = self._call(_APPEND, lambda: self._append(
-            keys=[meta_key, seq_key, stream_key], args=[self.channel, room_id, first - 1, *lines]))
+            keys=[meta_key, seq_key, stream_key],
+            args=[self.channel, room_id, first - 1, repr(time.time() + self._timeout / 2), *lines]))
+        if status == 3:
+            raise unavailable()
         if status == 1:
             raise self._unknown(room_id)
         if status == 2:
