@@ -154,6 +154,7 @@ class RedisStore(Store):
         self._create = self._r.register_script(_CREATE_LUA)
         self._append = self._r.register_script(_APPEND_LUA)
         self._set_meta = self._r.register_script(_SET_META_LUA)
+        self._clock_offset = 0.0  # Redis's clock minus ours, measured by _check_database
         self._check_database()
         self._listener: _Listener | None = None
         self._listener_lock = threading.Lock()
@@ -193,6 +194,11 @@ class RedisStore(Store):
         def check():
             self._r.hsetnx(info_key, "format", STORE_FORMAT)
             self._r.hsetnx(info_key, "version", str(SCHEMA_VERSION))
+            # how far Redis's clock is from ours: an append's deadline is set on Redis's clock, so a
+            # server host whose clock differs from Redis's by seconds neither refuses every append
+            # nor loses the guard (at most the half round trip of this call off)
+            seconds, micros = self._r.time()
+            self._clock_offset = seconds + micros / 1e6 - time.time()
             return {k.decode(): v.decode() for k, v in self._r.hgetall(info_key).items()}
         try:
             info = self._call(_LIST, check)
@@ -239,7 +245,8 @@ class RedisStore(Store):
         meta_key, seq_key, stream_key = self._keys(room_id)
         status, stored = self._call(_APPEND, lambda: self._append(
             keys=[meta_key, seq_key, stream_key],
-            args=[self.channel, room_id, first - 1, repr(time.time() + self._timeout / 2), *lines]))
+            args=[self.channel, room_id, first - 1,
+                  repr(time.time() + self._clock_offset + self._timeout / 2), *lines]))
         if status == 3:
             raise unavailable()
         if status == 1:
