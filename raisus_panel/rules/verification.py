@@ -46,7 +46,7 @@ PROBLEMS = ("commitment", "face", "order", "scheme", "damaged")
 _MESSAGES = {
     "commitment": "the revealed seed does not match its commitment {commitment}",
     "face": "roll {roll}, die {die}: the log says {found}, the seed gives {expected}",
-    "pool": "roll {roll}: {found} faces for a pool of {expected}",
+    "pool": "roll {roll}: {found_faces} for a pool of {expected}",
     "total": "roll {roll}: the total {found} is not what its faces add up to ({expected})",
     "order": "roll {roll} is out of order (after roll {after})",
     "before_commitment": "roll {roll} comes before any commitment",
@@ -104,7 +104,8 @@ class RollProblem:
     @property
     def message(self) -> str:
         """The problem in English."""
-        return _MESSAGES[self.reason].format(**self.fields)
+        found_faces = _count(self.found, "face", "faces") if isinstance(self.found, int) else self.found
+        return _MESSAGES[self.reason].format(**self.fields, found_faces=found_faces)
 
 
 @dataclass(frozen=True)
