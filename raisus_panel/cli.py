@@ -4,7 +4,7 @@ Thin wrappers: ``raisus serve`` serves the dashboard (``/dashboard``) with Panel
 SQLite store, or on a Redis store shared by several processes (``--store redis://... --num-procs N``);
 ``raisus replay FILE`` loads a contest save and prints what happened; ``raisus report FILE -o
 game.html`` writes the session report of a room export or a contest save; ``raisus verify FILE``
-recomputes every committed die of a contest save or a room export and prints one line per contest.
+recomputes every committed die of a contest save or a room export and prints one line per contest, then a summary line per part.
 """
 
 from __future__ import annotations
@@ -145,7 +145,8 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    """0 when every contest (and checks session) in the file verifies, 1 otherwise, 2 for a file that is no log."""
+    """0 when every contest (and checks session) in the file verifies or is not revealed yet, 1 otherwise,
+    2 for a file that is no log."""
     from raisus_panel.i18n import t, translate, verification_text
     from raisus_panel.room.limits import MAX_ROOM_FILE_BYTES
     from raisus_panel.rules import RuleError, verify
@@ -172,7 +173,24 @@ def _verify(args: argparse.Namespace) -> int:
         return 1
     for check in checks:
         print(verification_text(check, lang))
-    return 0 if all(check.ok for check in checks) else 1
+    for kind in ("contest", "checks"):
+        summary = _verify_summary([c for c in checks if c.kind == kind], kind, lang)
+        if summary:
+            print(summary)
+    # Dice not revealed yet are no failure (a GM who never revealed the checks' seed has hidden
+    # nothing yet): the summary says so, and verifying again after the reveal checks them.
+    return 0 if all(check.status in ("verified", "unrevealed") for check in checks) else 1
+
+
+def _verify_summary(checks: list, kind: str, lang: str) -> str:
+    """One line for the contests (or the action checks) of a file: how many came out how."""
+    from raisus_panel.i18n import t
+
+    if not checks:
+        return ""
+    counts = [t(f"verify.summary.{status}", lang, n=n) for status in ("verified", "failed", "unrevealed", "uncommitted")
+              if (n := sum(c.status == status for c in checks))]
+    return t(f"verify.summary.{kind}", lang, n=len(checks), counts=", ".join(counts))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -222,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     report.add_argument("--contest", type=int, metavar="N",
                         help="only the room's Nth contest (1 = the first played); every contest by default")
     check = sub.add_parser("verify", help="recompute every committed die of a contest save or a room export; "
-                                          "exit 0 when all verify, 1 when one does not, 2 when the file is no game log")
+                                          "exit 0 when all verify (or are not revealed yet), 1 when one does not, 2 when the file is no game log")
     check.add_argument("file")
     check.add_argument("--lang", choices=["ko", "en"], help="language of the report (default: en)")
     args = parser.parse_args(argv)

@@ -1,5 +1,5 @@
-"""``raisus verify FILE``: one line per contest, exit 0 only when every die verifies, and a clear
-message (never a traceback) for a file that is no game log."""
+"""``raisus verify FILE``: one line per contest, a summary line per part, exit 0 only when no die fails
+(dice not revealed yet are no failure), and a clear message (never a traceback) for a file that is no game log."""
 
 from __future__ import annotations
 
@@ -41,8 +41,9 @@ def test_a_played_room_verifies_with_one_line_per_contest(tmp_path, capsys):
     path, _ = played_room_file(tmp_path)
     assert cli.main(["verify", str(path)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 2
+    assert len(lines) == 4  # one line per contest and checks session, then a summary line per part
     assert lines[0].startswith("Duel: verified (") and lines[1].startswith("action checks checks-")
+    assert lines[2:] == ["Contests: 1 contest, 1 verified.", "Action checks: 1 session, 1 verified."]
     assert cli.main(["verify", str(path), "--lang", "ko"]) == 0
     assert capsys.readouterr().out.splitlines()[0].startswith("Duel: 검증됨 (")
 
@@ -52,7 +53,7 @@ def test_a_tampered_face_fails_and_names_the_roll(tmp_path, capsys):
     assert cli.main(["verify", str(path)]) == 1
     out = capsys.readouterr().out
     assert f"Duel: FAILED: roll {roll}, die 2: the log says" in out
-    assert "action checks" in out and out.count("verified") == 1  # the checks still verify
+    assert "action checks" in out and out.count("verified (") == 1  # the checks still verify
 
 
 @pytest.mark.parametrize("content, message", [
@@ -92,3 +93,66 @@ def test_the_installed_command_runs_as_a_process(tmp_path):
     done = subprocess.run([sys.executable, "-m", "raisus_panel.cli", "verify", str(path)], capture_output=True,
                           text=True, env=env, timeout=60)
     assert done.returncode == 1 and "FAILED: roll" in done.stdout and not done.stderr
+
+
+# -- issue 21: a summary line per part; unrevealed checks are no failure; a deleted roll is -------
+def unrevealed_checks_room_file(tmp_path):
+    room = Room.create(MemoryStore(), "Tavern")
+    gm = Actor.gm()
+    for uid, name, rating in (("ann", "Ann", 4), ("bo", "Bo", 3)):
+        room.apply(gm, "create_character", {"uid": uid, "name": name, "cliches": [{"name": name, "rating": rating}]})
+    room.apply(gm, "action_check", {"character": "ann", "cliche": "Ann", "tn": 10})
+    room.apply(gm, "start_contest", {"name": "Duel", "side_a": ["ann"], "side_b": ["bo"]})
+    while room.contest.status == "active":
+        room.apply(gm, "roll_round")
+    path = tmp_path / "room.json"
+    path.write_text(room.export_json(), encoding="utf-8")  # the checks' seed was never revealed
+    return path
+
+
+def test_checks_not_revealed_yet_are_no_failure_and_the_summary_says_why(tmp_path, capsys):
+    path = unrevealed_checks_room_file(tmp_path)
+    assert cli.main(["verify", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Duel: verified (") and "not revealed yet" in out[1]
+    assert out[-2] == "Contests: 1 contest, 1 verified."
+    assert out[-1].startswith("Action checks: 1 session, 1 not revealed yet (no failure: verify again")
+    assert cli.main(["verify", str(path), "--lang", "ko"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("행동 판정: 1개 묶음, 1개는 아직 공개 전")
+
+
+def test_a_summary_counts_a_failure(tmp_path, capsys):
+    path, _ = played_room_file(tmp_path, tamper=True)
+    assert cli.main(["verify", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert "Contests: 1 contest, 1 failed." in out and "Action checks: 1 session, 1 verified." in out
+
+
+def test_a_roll_deleted_from_a_room_export_fails_and_names_the_roll(tmp_path, capsys):
+    path, _ = played_room_file(tmp_path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    rounds = [e for e in data["events"] if e["type"] == "contest" and e["event"]["type"] == "round_decided"]
+    assert len(rounds) >= 2
+    deleted = rounds[0]["event"]["draw"]
+    data["events"].remove(rounds[0])  # deleted by hand: no undo event says it was taken back
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert cli.main(["verify", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"Duel: FAILED: roll {deleted} is missing from the log, and no undo took it back" in out
+    assert "taken back" not in out.replace("no undo took it back", "")
+
+
+def test_a_round_undone_in_the_room_still_verifies(tmp_path, capsys):
+    room = Room.create(MemoryStore(), "Tavern")
+    gm = Actor.gm()
+    for uid, name, rating in (("ann", "Ann", 4), ("bo", "Bo", 3)):
+        room.apply(gm, "create_character", {"uid": uid, "name": name, "cliches": [{"name": name, "rating": rating}]})
+    room.apply(gm, "start_contest", {"name": "Duel", "side_a": ["ann"], "side_b": ["bo"]})
+    room.apply(gm, "roll_round")
+    room.apply(gm, "undo")
+    while room.contest.status == "active":
+        room.apply(gm, "roll_round")
+    path = tmp_path / "room.json"
+    path.write_text(room.export_json(), encoding="utf-8")
+    assert cli.main(["verify", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith("Duel: verified (")

@@ -113,6 +113,20 @@ def _move_legend(fig, where: str) -> None:
             fig.add_layout(legend, where)
 
 
+def _standing_at_end(contest) -> dict:
+    """Each (character uid, cliché name)'s dice when the contest ended, or {} while it is on.
+
+    The GM may restore dice after the end (``recover``); "at the start → at the end" is the contest's
+    own story, so it is read from the log replayed up to the end, not from the characters now.
+    """
+    events = contest.events
+    end = next((i for i, e in enumerate(events) if e["type"] == "contest_ended"), None)
+    if end is None or end == len(events) - 1 or all(e["type"] != "recovered" for e in events[end:]):
+        return {}
+    then = type(contest).from_events(events[: end + 1])
+    return {(ch.uid, c.name): c.current for ch in then.characters() for c in ch.cliches}
+
+
 class _Charts:
     """The figures of every contest, gathered so that one Bokeh document holds them all."""
 
@@ -276,6 +290,7 @@ class Document:
     def _sides_html(self, contest) -> str:
         t = self.t
         start = {c["uid"]: c for c in contest.events[0].get("characters", [])} if contest.events else {}
+        end = _standing_at_end(contest)
         players = self.session.players
         sides = []
         colors = unit_colors(contest)  # the chart lines' colours, as on the dashboard's cards
@@ -286,7 +301,8 @@ class Document:
                 if isinstance(u, CharacterTeam):
                     lines = [esc(member_label(u, m, t)) for m in u.members]
                 else:
-                    lines = [self._cliche_line(c, start.get(u.uid)) for c in u.cliches]
+                    lines = [self._cliche_line(c, start.get(u.uid), end.get((u.uid, c.name), c.current))
+                             for c in u.cliches]
                     owner = players.get(u.owner or "", "")
                     if owner:
                         head += f"<br><span class=soft>{esc(t('report.player', name=owner))}</span>"
@@ -297,10 +313,10 @@ class Document:
         note = f"<p class=soft><small>{esc(t('report.dice_note'))}</small></p>"
         return f"<div class=sides>{''.join(sides)}</div>{note}"
 
-    def _cliche_line(self, cliche, before: dict | None) -> str:
+    def _cliche_line(self, cliche, before: dict | None, at_end: int) -> str:
         was = next((c for c in (before or {}).get("cliches", []) if c.get("name") == cliche.name), None)
         start = was.get("current", was.get("rating")) if was else None
-        change = f"{start} → {cliche.current}" if start is not None and start != cliche.current else str(cliche.current)
+        change = f"{start} → {at_end}" if start is not None and start != at_end else str(at_end)
         return (f"{esc(cliche.name)} ({esc(cliche.rating)}) "
                 f"<span class=soft>{esc(self.t('report.dice_left', change=change))}</span>")
 

@@ -19,7 +19,7 @@ from raisus_panel.rules import (
 from raisus_panel.rules.dice import CommittedDice, DiceSource
 from raisus_panel.rules.errors import Phrase
 from raisus_panel.rules.recovery import recovery_gains
-from raisus_panel.rules.validation import clean_name
+from raisus_panel.rules.validation import clean_name, has_invisible
 
 from .projection import RoomState, contest_summary
 from .roles import Actor, Role
@@ -160,9 +160,26 @@ def _no_temporary(char: Character) -> None:
 
 
 # ----------------------------------------------------------------------------- room commands --
+#: Cyrillic and Greek letters drawn like Latin ones (after casefolding), read as those Latin letters.
+#: A font draws Cyrillic "Аnn" exactly like "Ann": the table cannot tell them apart, so neither may
+#: the room. A small hand-made table, not Unicode's full confusables list: it covers the letters of
+#: these two scripts that pass for Latin in the fonts pages use, and leaves every other script alone.
+_LOOKALIKES = str.maketrans({
+    # Cyrillic
+    "а": "a", "в": "b", "е": "e", "ё": "e", "з": "3", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
+    "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i", "ј": "j", "ԁ": "d", "һ": "h",
+    "ӏ": "l", "ԛ": "q", "ԝ": "w", "ү": "y", "ɡ": "g",
+    # Greek
+    "α": "a", "β": "b", "ε": "e", "ζ": "z", "η": "h", "ι": "i", "κ": "k", "μ": "m", "ν": "v", "ο": "o",
+    "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ϲ": "c", "ϳ": "j",
+})
+
+
 def name_key(name: str) -> str:
-    """What makes two names the same to people reading them: case, width and spacing aside."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+    """What makes two names the same to people reading them: case, width, spacing, invisible
+    characters and Cyrillic or Greek letters that look Latin aside ("G\u200bM" is "GM", "Аnn" is "Ann")."""
+    visible = "".join(ch for ch in unicodedata.normalize("NFKC", name) if not has_invisible(ch))
+    return " ".join(visible.casefold().translate(_LOOKALIKES).split())
 
 
 def same_name(a: str, b: str) -> bool:

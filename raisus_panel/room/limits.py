@@ -90,14 +90,14 @@ class CreationQuota:
             if len(times) >= limits.rooms_per_client:
                 wait = self._minutes(times, now)
                 raise LimitReached(f"You have made {len(times)} rooms lately, the most this server allows: "
-                                   f"try again in {wait} minutes, or use a room you have.",
+                                   f"try again in {_minutes_text(wait)}, or use a room you have.",
                                    key="error.limit.rooms_per_client", n=len(times), minutes=wait)
         if limits.rooms_per_server:
             times = self._times.times_since(server, since)
             if len(times) >= limits.rooms_per_server:
                 wait = self._minutes(times, now)
                 raise LimitReached(f"This server has made {len(times)} rooms lately, its most: try "
-                                   f"again in {wait} minutes.", key="error.limit.rooms_per_server",
+                                   f"again in {_minutes_text(wait)}.", key="error.limit.rooms_per_server",
                                    n=len(times), minutes=wait)
 
     def _minutes(self, times: list[float], now: float) -> int:
@@ -110,3 +110,8 @@ class CreationQuota:
         for name in self._names(client):
             if name:
                 self._times.note_time(name, now, self.limits.window)
+
+
+def _minutes_text(n: int) -> str:
+    """``n`` minutes in English, singular for 1 (the catalogs say it with their plural syntax)."""
+    return f"{n} minute" if n == 1 else f"{n} minutes"

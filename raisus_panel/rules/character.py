@@ -35,6 +35,10 @@ def _as_cliches(spec, *, max_rating: int) -> list[Cliche]:
         spec = items
     if isinstance(spec, Mapping):
         spec = list(spec.items())
+    if not isinstance(spec, (list, tuple)):
+        raise RuleError(f"Give the clichés as a list such as [('Viking', 4)], a mapping such as "
+                        f"{{'Viking': 4}} or text such as 'Viking (4)', not {spec!r}.",
+                        key="error.character.cliches_type", value=repr(spec))
     cliches = []
     for item in spec:
         if isinstance(item, Cliche):

@@ -980,7 +980,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         """
         def _plan_end():
             text = clean_text(outcome, Phrase("outcome", "term.outcome"), required=True)
-            if winner not in (None, 0, 1):
+            if isinstance(winner, bool) or winner not in (None, 0, 1):  # True == 1, but is no side
                 raise RuleError("The winner is side 0, side 1, or None for no winner.", key="error.contest.winner")
             yield self._end_event(winner, text, early=True)
         return self._command("end", _plan_end)

@@ -236,6 +236,10 @@ class ContestProjection:
     def _on_contest_ended(self, event: dict) -> None:
         self._status, self._winner = "ended", event["winner"]
         self._outcome, self._owed, self._window = event["outcome"], list(event["owed"]), None
+        self._carry = [False, False]  # contest-only state (RULES.md §3): no revenge is pending any more
+        if self._exchanges:  # a round played as exchanges that decided the contest counts as played
+            self._rounds += 1
+            self._exchanges = 0
         # Defeat is read from the clichés, and the end is about to remove tickets and brevet dice
         # (the evidence of a defeat on them): keep the final standing for the status queries.
         self._final = {

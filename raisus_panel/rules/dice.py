@@ -115,7 +115,8 @@ class ScriptedDice(DiceSource):
                             key="error.dice.script_empty", n=n)
         nxt = self._rolls[0]
         if len(nxt) != n:
-            raise DiceError(f"Asked for a pool of {n} dice, but the next scripted roll {nxt} has {len(nxt)}.",
+            dice = "die" if n == 1 else "dice"
+            raise DiceError(f"Asked for a pool of {n} {dice}, but the next scripted roll {nxt} has {len(nxt)}.",
                             key="error.dice.script_mismatch", n=n, roll=str(nxt), size=len(nxt))
         return list(self._rolls.popleft())
 

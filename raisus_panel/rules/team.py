@@ -78,6 +78,9 @@ class CharacterTeam(param.Parameterized):
 
     def __init__(self, members: Iterable = (), leader: Character | None = None, *, name: str | None = None,
                  **params):
+        if isinstance(members, (str, bytes)) or not isinstance(members, Iterable):
+            raise RuleError(f"Give a team's members as a list of characters, not {members!r}.",
+                            key="error.team.members_type", value=repr(members))
         specs = [_member_spec(m) for m in members]
         chars = [c for c, _, _ in specs]
         if len(specs) < 2:

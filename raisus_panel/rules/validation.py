@@ -32,6 +32,24 @@ def _has_control(text: str) -> bool:
     return any(unicodedata.category(ch) == "Cc" and ch not in "\n\t" for ch in text)
 
 
+#: Letters that draw nothing: a name made of them (or padded with them) looks empty or like another.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def has_invisible(text: str) -> bool:
+    """Whether ``text`` holds a character that shows nothing or reorders the text around it.
+
+    Format characters (zero-width spaces and joiners, U+202E and the other bidirectional overrides,
+    the byte-order mark) let "G\u200bM" look like "GM" or flip a name on screen; no name needs one.
+    """
+    return any(unicodedata.category(ch) in ("Cf", "Co", "Cs") or ch in _BLANK_LETTERS for ch in text)
+
+
+def _breaks_line(text: str) -> bool:
+    """A line or paragraph separator (U+2028, U+2029) starts a new line as surely as a newline."""
+    return any(unicodedata.category(ch) in ("Zl", "Zp") for ch in text)
+
+
 def clean_name(value, what: str | Phrase = NAME) -> str:
     """Return ``value`` as a trimmed one-line name, or raise RuleError.
 
@@ -47,9 +65,12 @@ def clean_name(value, what: str | Phrase = NAME) -> str:
     if len(name) > MAX_NAME_LENGTH:
         raise RuleError(f"The {what} is {len(name)} characters long; keep it to {MAX_NAME_LENGTH} or fewer.",
                         key="error.input.too_long", what=what, length=len(name), most=MAX_NAME_LENGTH)
-    if _has_control(name) or "\n" in name or "\t" in name:
+    if _has_control(name) or "\n" in name or "\t" in name or _breaks_line(name):
         raise RuleError(f"The {what} must be one line of text without control characters.",
                         key="error.input.one_line", what=what)
+    if has_invisible(name):
+        raise RuleError(f"The {what} contains invisible or text-direction characters; type it with visible "
+                        "letters only.", key="error.input.invisible", what=what)
     return name
 
 

@@ -46,7 +46,7 @@ PROBLEMS = ("commitment", "face", "order", "scheme", "damaged")
 _MESSAGES = {
     "commitment": "the revealed seed does not match its commitment {commitment}",
     "face": "roll {roll}, die {die}: the log says {found}, the seed gives {expected}",
-    "pool": "roll {roll}: {found} faces for a pool of {expected}",
+    "pool": "roll {roll}: {found_faces} for a pool of {expected}",
     "total": "roll {roll}: the total {found} is not what its faces add up to ({expected})",
     "order": "roll {roll} is out of order (after roll {after})",
     "before_commitment": "roll {roll} comes before any commitment",
@@ -54,6 +54,7 @@ _MESSAGES = {
     "unnumbered": "a roll without its number under committed dice (event {seq})",
     "scheme": "unknown dice scheme {found}",
     "damaged": "event {seq} is damaged",
+    "missing": "roll {roll} is missing from the log, and no undo took it back",
 }
 _STATUS_MESSAGES = {
     "verified": "verified ({rolls_text}, {dice_text})",
@@ -103,7 +104,8 @@ class RollProblem:
     @property
     def message(self) -> str:
         """The problem in English."""
-        return _MESSAGES[self.reason].format(**self.fields)
+        found_faces = _count(self.found, "face", "faces") if isinstance(self.found, int) else self.found
+        return _MESSAGES[self.reason].format(**self.fields, found_faces=found_faces)
 
 
 @dataclass(frozen=True)
@@ -254,7 +256,10 @@ class _Walk:
         if isinstance(event.get("next_roll"), int):
             self.revealed_up_to = max(self.revealed_up_to, event["next_roll"] - 1)
 
-    def result(self, kind: str, scope: str, name: str, private: bool = False) -> DiceCheck:
+    def result(self, kind: str, scope: str, name: str, private: bool = False, *,
+               complete: bool = False) -> DiceCheck:
+        """The check of what was read. ``complete``: the log keeps every roll drawn, undone ones too
+        (a room's log does), so a roll number it lacks was deleted, not taken back."""
         problems = list(self.problems)
         rolls = dice = 0
         for session in self.sessions.values():
@@ -275,6 +280,9 @@ class _Walk:
             last = max(self.last_roll, self.revealed_up_to)
             unused = tuple(n for n in range(min(s.first_roll for s in self.sessions.values()), last + 1)
                            if n not in self.seen)
+        if complete and unused:
+            problems.append(RollProblem("order", "missing", roll=unused[0], seq=None))
+            unused = ()
         if problems:
             first = min(problems, key=lambda p: (p.seq if isinstance(p.seq, int) else 0, p.reason != "face",
                                                  p.roll or 0))
@@ -340,8 +348,9 @@ def verify_contest(events: Iterable[Mapping], *, name: str | None = None) -> Dic
 def verify_room_events(events: Iterable[Mapping]) -> list[DiceCheck]:
     """Verify every contest and every checks session of a room's log (as an export holds it).
 
-    Every event counts, those undo took back too: their dice were drawn all the same. A contest
-    whose start was taken back is left out (it rolled nothing).
+    Every event counts, those undo took back too: their dice were drawn all the same. So, unlike a
+    contest's own log, a room's log holds every roll number drawn: a gap is a roll deleted from the
+    file, and fails. A contest whose start was taken back is left out (it rolled nothing).
     """
     events = [e for e in events if isinstance(e, Mapping)]
     undone = {e.get("undone_cmd_id") for e in events if e.get("type") == "undone"}
@@ -376,8 +385,9 @@ def verify_room_events(events: Iterable[Mapping]) -> list[DiceCheck]:
             continue
         walk = _Walk()
         _walk_contest(contest_events, walk)
-        results.append(walk.result("contest", uid, names.get(uid, "")))
-    results += [walk.result("checks", scope, "", private.get(scope, False)) for scope, walk in checks.items()]
+        results.append(walk.result("contest", uid, names.get(uid, ""), complete=True))
+    results += [walk.result("checks", scope, "", private.get(scope, False), complete=True)
+                for scope, walk in checks.items()]
     return results
 
 

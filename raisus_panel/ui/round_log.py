@@ -15,6 +15,9 @@ from ._charts import side_color, unit_colors
 from ._contest_text import CONTEST_CSS, roll_table_html
 
 
+#: Events of a command that only keep the dice honest; the command is named by what else it did.
+_DICE_BOOKKEEPING = frozenset({"dice_committed", "dice_revealed", "client_seed_set"})
+
 #: The markup lists the entries oldest first (so a new one is appended and only it is sent) and the
 #: browser shows them newest first. An entry about one unit is edged in that unit's chart colour (its
 #: name is in the entry's words too); an undone entry is faded, its dice struck through as well (text
@@ -124,7 +127,14 @@ class RoundLog(ComponentBase):
             described = {}
         names, teams = d.names(contest), d.teams_by_uid(contest)
         mine = [e for e in room.log if e["type"] == "contest" and e["contest"] == contest.uid]
-        commands = {e["cmd_id"]: e for e in mine}
+        # Each command by the event that says what it did: the final roll's command also commits and
+        # reveals the dice (and ends the contest), but an undo of it takes back the roll.
+        commands: dict[str, dict] = {}
+        for e in mine:
+            first = commands.get(e["cmd_id"])
+            if first is None or (first["event"]["type"] in _DICE_BOOKKEEPING
+                                 and e["event"]["type"] not in _DICE_BOOKKEEPING):
+                commands[e["cmd_id"]] = e
         undos = {e["undone_cmd_id"]: e for e in room.log if e["type"] == "undone" and e["undone_cmd_id"] in commands}
         show_who = bool(room.players)  # a notebook's one-person table has no "who"
         record = []

@@ -211,3 +211,27 @@ def test_a_room_nobody_uses_leaves_memory_and_loads_again_on_demand(registry):
     back = registry.open_session(links.gm)
     assert back.room.title == "Saturday game" and registry.loaded == [room_id]
     assert registry.rooms() == [{"room_id": room_id, "title": "Saturday game"}]
+
+
+def test_lookalike_names_are_refused_as_the_gm_or_another_player(registry):
+    """Issue 21: "G\\u200bM", "Ann\\u200b" and a Cyrillic "Аnn" looked like the GM or Ann."""
+    room, links = registry.create_room("Friday game")  # the GM is called "GM"
+    registry.join(links.player, "Ann")
+    with pytest.raises(RuleError, match="GM's name") as refused:
+        registry.join(links.player, "G\u200bM")
+    assert refused.value.key == "error.room.name_is_gm"
+    with pytest.raises(RuleError, match="invisible or text-direction") as refused:
+        registry.join(links.player, "Ann\u200b")
+    assert refused.value.key == "error.input.invisible"
+    for lookalike in ("\u0410nn", "\u0391nn", "ANN", "\u0430nn"):  # Cyrillic А, Greek Α, Cyrillic а
+        with pytest.raises(RuleError, match="already in this room") as refused:
+            registry.join(links.player, lookalike)
+        assert refused.value.key == "error.room.name_taken"
+    with pytest.raises(RuleError, match="GM's name"):
+        registry.join(links.player, "G\u041c")  # a Cyrillic М after a Latin G
+    for name in ("\u202eBob", "\u2066Bob\u2069"):  # direction overrides are refused outright
+        with pytest.raises(RuleError, match="invisible or text-direction"):
+            registry.join(links.player, name)
+    assert registry.join(links.player, "Анна")[0].actor.name == "Анна"  # a real Cyrillic name still joins
+    assert registry.join(links.player, "아린")[0].actor.name == "아린"
+    assert sorted(room.players.values()) == ["Ann", "Анна", "아린"]

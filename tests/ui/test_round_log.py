@@ -278,3 +278,17 @@ def test_a_new_round_streams_only_its_own_entry_of_reasonable_size():
     size = len(streams[1].patch.encode())
     assert 600 < size < 1000, size
     assert "'" not in patch and '"' not in patch  # no quotes where none are needed: each costs six bytes sent
+
+
+def test_an_undo_of_the_final_roll_names_the_roll_not_the_reveal():
+    """Issue 21: the final roll's command also ends the contest and reveals the seed; its undo is the roll's."""
+    gm, ann, olaf, spy = room_for_two(committed=True)  # committed dice: the end reveals the seed
+    gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[spy.uid])
+    while gm.room.contest.status == "active":
+        gm.act("roll_round")
+    final = gm.room.contest.round
+    assert gm.room.log[-1]["event"]["type"] == "dice_revealed"  # the last command revealed the seed
+    gm.act("undo")
+    html = RoundLog(actions=Actions(ann), lang="en")._body.object
+    assert f"GM undid: Round {final}: Olaf against Spy" in html
+    assert "GM undid: the seed was revealed" not in html and "undid: The dice" not in html
