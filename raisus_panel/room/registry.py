@@ -26,7 +26,7 @@ from raisus_panel.rules.validation import clean_name
 
 from .commands import new_player_id, same_name
 from .errors import StoreError, UnknownRoom
-from .limits import CreationQuota, Limits, too_large
+from .limits import CommandRate, CreationQuota, Limits, too_large
 from .roles import Actor, PermissionDenied, Role
 from .room import Room, create_in_store, new_room_id
 from .session import RoomSession
@@ -132,6 +132,8 @@ class LinkSession(RoomSession):
             **args) -> list[dict]:
         if self.closed is not None:
             raise self.closed
+        if self.registry is not None:  # one person cannot flood the room's permanent log
+            self.registry.command_rate.take(f"{self.room.room_id}/{self.digest or self.credential}")
         return super().act(command, command_id=command_id, seen_seq=seen_seq, **args)
 
     def why_not_error(self, command: str, /, **args):
@@ -186,6 +188,8 @@ class RoomRegistry:
         self.dice_factory = dice_factory
         self.limits = limits or Limits()
         self._quota = CreationQuota(self.limits, times=store)  # shared by every process on a shared store
+        #: Each link's commands (every page opened with one link draws on the same bucket).
+        self.command_rate = CommandRate(self.limits)
         self._rooms: weakref.WeakValueDictionary[str, Room] = weakref.WeakValueDictionary()
         # the sessions opened with links, by room, to close them when their link stops working
         self._sessions: dict[str, weakref.WeakSet[LinkSession]] = {}
