@@ -83,7 +83,7 @@ def limits():
     ``RAISUS_COMMAND_BURST`` (30) and ``RAISUS_COMMANDS_PER_MINUTE`` (60): the commands one link may
     send at once and each minute after that; a burst of 0 lifts the limit.
     """
-    from raisus_panel.room.limits import Limits
+    from raisus_panel.room.limits import SERVED_COMMAND_BURST, Limits
 
     default = Limits()
     mb = os.environ.get("RAISUS_MAX_UPLOAD_MB", "").strip()
@@ -93,7 +93,7 @@ def limits():
     return Limits(max_upload_bytes=upload,
                   rooms_per_client=_whole("RAISUS_ROOMS_PER_CLIENT", default.rooms_per_client),
                   rooms_per_server=_whole("RAISUS_ROOMS_PER_SERVER", default.rooms_per_server),
-                  command_burst=_whole("RAISUS_COMMAND_BURST", default.command_burst),
+                  command_burst=_whole("RAISUS_COMMAND_BURST", SERVED_COMMAND_BURST),
                   commands_per_minute=_whole("RAISUS_COMMANDS_PER_MINUTE", default.commands_per_minute))
 
 

@@ -26,6 +26,9 @@ from .store import LocalTimes
 #: The largest room file an import accepts, in bytes (a long campaign's export is well under 1 MB).
 MAX_ROOM_FILE_BYTES = 5_000_000
 
+#: The commands one link of a served dashboard may send at once (``RAISUS_COMMAND_BURST``).
+SERVED_COMMAND_BURST = 30
+
 
 class LimitReached(RuleError):
     """A server limit refused the request (too many rooms made lately, a file too large); nothing changed."""
@@ -46,7 +49,8 @@ class Limits:
     window
         The rolling window of the room counts, in seconds.
     command_burst
-        Commands one link may send at once (a busy round is about ten clicks); 0: no limit.
+        Commands one link may send at once (a busy round is about ten clicks); 0: no limit, the
+        default for scripts and notebooks (a served dashboard sets :data:`SERVED_COMMAND_BURST`).
     commands_per_minute
         Commands one link may send each minute beyond the burst, on average.
     """
@@ -55,7 +59,7 @@ class Limits:
     rooms_per_client: int = 10
     rooms_per_server: int = 200
     window: float = 3600.0
-    command_burst: int = 30
+    command_burst: int = 0
     commands_per_minute: int = 60
 
     def __post_init__(self):

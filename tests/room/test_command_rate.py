@@ -7,7 +7,7 @@ import pytest
 
 from raisus_panel import i18n
 from raisus_panel.room import RoomRegistry, SQLiteStore
-from raisus_panel.room.limits import CommandRate, LimitReached, Limits
+from raisus_panel.room.limits import SERVED_COMMAND_BURST, CommandRate, LimitReached, Limits
 
 
 class Clock:
@@ -22,7 +22,7 @@ class Clock:
 
 @pytest.fixture
 def table(tmp_path):
-    registry = RoomRegistry(SQLiteStore(tmp_path / "rooms.sqlite"))
+    registry = RoomRegistry(SQLiteStore(tmp_path / "rooms.sqlite"), limits=Limits(command_burst=SERVED_COMMAND_BURST))
     clock = Clock()
     registry.command_rate = CommandRate(registry.limits, clock=clock)
     room, links = registry.create_room("Friday")
@@ -91,7 +91,8 @@ def test_a_flood_of_one_player_is_refused_with_the_wait_and_writes_nothing(table
     ann.act("action_check", character=viking, cliche="Viking", tn=5)
 
 
-def test_the_limit_can_be_turned_off():
+def test_the_limit_can_be_turned_off_and_is_off_for_scripts():
+    assert Limits().command_burst == 0
     rate = CommandRate(Limits(command_burst=0))
     for _ in range(1000):
         rate.take("room/gm")
