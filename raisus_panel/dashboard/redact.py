@@ -52,8 +52,34 @@ def _redact_cut(text: str) -> str:
     return f"{head} … [{len(text) - MAX_MESSAGE} more characters not logged]"
 
 
+#: (logger, how its message begins) of the records Bokeh makes when a client's message is malformed
+#: or tampered with (bad JSON, an unknown type, a PATCH-DOC for a model that does not exist): the
+#: client's fault, not the server's, so one short line without the traceback or the message
+CLIENT_FAULTS = (
+    ("bokeh.server.protocol_handler", "error handling message"),
+    ("bokeh.server.views.ws", "Unhandled exception receiving a message"),
+    ("bokeh.server.views.ws", "Handler or its work threw an exception"),
+)
+
+
+def _client_fault(record: logging.LogRecord) -> bool:
+    """Shorten a record of a refused client message in place to one line; True if it was one."""
+    if not record.name.startswith("bokeh.server") or not isinstance(record.msg, str):
+        return False
+    head = next((start for name, start in CLIENT_FAULTS
+                 if record.name == name and record.msg.startswith(start)), None)
+    if head is None:
+        return False
+    kind = type(record.exc_info[1]).__name__ if record.exc_info and record.exc_info[1] else "error"
+    record.msg, record.args = f"refused a client's message: {head} ({kind})", None
+    record.exc_info = record.exc_text = record.stack_info = None
+    return True
+
+
 def _clean(record: logging.LogRecord) -> logging.LogRecord:
     """Redact ``record`` in place: its message (with its args merged in) and its traceback text."""
+    if _client_fault(record):
+        return record
     try:
         message = record.getMessage()
     except Exception:  # a bad format string: keep what can be kept

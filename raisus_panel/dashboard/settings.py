@@ -80,8 +80,10 @@ def limits():
     ``RAISUS_MAX_UPLOAD_MB`` (the largest room file, 5 by default), ``RAISUS_ROOMS_PER_CLIENT`` (10)
     and ``RAISUS_ROOMS_PER_SERVER`` (200): rooms created or imported per hour by one address and by
     the whole server; 0 lifts a room limit. ``raisus serve`` sets them from its options.
+    ``RAISUS_COMMAND_BURST`` (30) and ``RAISUS_COMMANDS_PER_MINUTE`` (60): the commands one link may
+    send at once and each minute after that; a burst of 0 lifts the limit.
     """
-    from raisus_panel.room.limits import Limits
+    from raisus_panel.room.limits import SERVED_COMMAND_BURST, Limits
 
     default = Limits()
     mb = os.environ.get("RAISUS_MAX_UPLOAD_MB", "").strip()
@@ -90,7 +92,9 @@ def limits():
         raise ValueError(f"RAISUS_MAX_UPLOAD_MB must be above 0, not {mb}")
     return Limits(max_upload_bytes=upload,
                   rooms_per_client=_whole("RAISUS_ROOMS_PER_CLIENT", default.rooms_per_client),
-                  rooms_per_server=_whole("RAISUS_ROOMS_PER_SERVER", default.rooms_per_server))
+                  rooms_per_server=_whole("RAISUS_ROOMS_PER_SERVER", default.rooms_per_server),
+                  command_burst=_whole("RAISUS_COMMAND_BURST", SERVED_COMMAND_BURST),
+                  commands_per_minute=_whole("RAISUS_COMMANDS_PER_MINUTE", default.commands_per_minute))
 
 
 def websocket_max_message_size(max_upload_bytes: int) -> int:

@@ -1,14 +1,21 @@
-"""What one server lets people do at most: how large a room file may be, how many rooms are made.
+"""What one server lets people do at most: how large a room file may be, how many rooms are made,
+how many commands one person sends.
 
 Anyone who reaches the lobby may create or import a room, so both are capped: per client (an
 address) and per server, each within a rolling window. A refused creation says which limit it met
 and when to try again; nothing is written.
+
+Every command a served person sends may write to the room's permanent log, so each link (a role
+token: the GM's, a player's, the spectators') has a bucket of commands (:class:`CommandRate`):
+a burst as large as a busy round's clicks passes at once, a steady stream beyond the refill rate is
+refused with how long to wait.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+import threading
 import time
 from dataclasses import dataclass
 
@@ -18,6 +25,9 @@ from .store import LocalTimes
 
 #: The largest room file an import accepts, in bytes (a long campaign's export is well under 1 MB).
 MAX_ROOM_FILE_BYTES = 5_000_000
+
+#: The commands one link of a served dashboard may send at once (``RAISUS_COMMAND_BURST``).
+SERVED_COMMAND_BURST = 30
 
 
 class LimitReached(RuleError):
@@ -38,15 +48,23 @@ class Limits:
         Rooms the whole server may create or import within ``window`` seconds; 0: no limit.
     window
         The rolling window of the room counts, in seconds.
+    command_burst
+        Commands one link may send at once (a busy round is about ten clicks); 0: no limit, the
+        default for scripts and notebooks (a served dashboard sets :data:`SERVED_COMMAND_BURST`).
+    commands_per_minute
+        Commands one link may send each minute beyond the burst, on average.
     """
 
     max_upload_bytes: int = MAX_ROOM_FILE_BYTES
     rooms_per_client: int = 10
     rooms_per_server: int = 200
     window: float = 3600.0
+    command_burst: int = 0
+    commands_per_minute: int = 60
 
     def __post_init__(self):
-        for name in ("max_upload_bytes", "rooms_per_client", "rooms_per_server"):
+        for name in ("max_upload_bytes", "rooms_per_client", "rooms_per_server", "command_burst",
+                     "commands_per_minute"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} is a whole number of at least 0, not {value!r}")
@@ -115,3 +133,42 @@ class CreationQuota:
 def _minutes_text(n: int) -> str:
     """``n`` minutes in English, singular for 1 (the catalogs say it with their plural syntax)."""
     return f"{n} minute" if n == 1 else f"{n} minutes"
+
+
+class CommandRate:
+    """A bucket of commands per link (thread-safe, in this process): :meth:`take` refuses one too many.
+
+    Each link starts with ``limits.command_burst`` commands; one comes back every
+    ``60 / limits.commands_per_minute`` seconds, up to the burst. A refused command changes
+    nothing and says how many seconds to wait. A process with several server processes counts
+    each one's commands: a person may send at most the limit once per process.
+    """
+
+    #: How many links are remembered before those with a full bucket are forgotten.
+    KEEP = 1000
+
+    def __init__(self, limits: Limits, clock=time.monotonic):
+        self.limits = limits
+        self._clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def take(self, who: str) -> None:
+        """Count one command of ``who`` (a room and link); :class:`LimitReached` if it has none left."""
+        burst, per_minute = self.limits.command_burst, self.limits.commands_per_minute
+        if not burst:
+            return
+        rate, now = per_minute / 60.0, self._clock()
+        with self._lock:
+            level, at = self._buckets.get(who, (float(burst), now))
+            level = min(float(burst), level + (now - at) * rate)
+            if level < 1:
+                wait = math.ceil((1 - level) / rate) if rate else 60
+                self._buckets[who] = (level, now)
+                raise LimitReached(f"Too many actions at once: wait {wait} second{'s' * (wait != 1)} and try again.",
+                                   key="error.limit.too_many_actions", seconds=wait)
+            self._buckets[who] = (level - 1, now)
+            if len(self._buckets) > self.KEEP:  # forget links whose bucket has filled again
+                full = [k for k, (lv, t) in self._buckets.items() if lv + (now - t) * rate >= burst]
+                for k in full:
+                    del self._buckets[k]

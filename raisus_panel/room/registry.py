@@ -26,9 +26,9 @@ from raisus_panel.rules.validation import clean_name
 
 from .commands import new_player_id, same_name
 from .errors import StoreError, UnknownRoom
-from .limits import CreationQuota, Limits, too_large
+from .limits import CommandRate, CreationQuota, Limits, too_large
 from .roles import Actor, PermissionDenied, Role
-from .room import Room, create_in_store
+from .room import Room, create_in_store, new_room_id
 from .session import RoomSession
 from .store import Store
 from .store_url import open_store, store_key
@@ -132,6 +132,8 @@ class LinkSession(RoomSession):
             **args) -> list[dict]:
         if self.closed is not None:
             raise self.closed
+        if self.registry is not None:  # one person cannot flood the room's permanent log
+            self.registry.command_rate.take(f"{self.room.room_id}/{self.digest or self.credential}")
         return super().act(command, command_id=command_id, seen_seq=seen_seq, **args)
 
     def why_not_error(self, command: str, /, **args):
@@ -186,6 +188,8 @@ class RoomRegistry:
         self.dice_factory = dice_factory
         self.limits = limits or Limits()
         self._quota = CreationQuota(self.limits, times=store)  # shared by every process on a shared store
+        #: Each link's commands (every page opened with one link draws on the same bucket).
+        self.command_rate = CommandRate(self.limits)
         self._rooms: weakref.WeakValueDictionary[str, Room] = weakref.WeakValueDictionary()
         # the sessions opened with links, by room, to close them when their link stops working
         self._sessions: dict[str, weakref.WeakSet[LinkSession]] = {}
@@ -211,10 +215,12 @@ class RoomRegistry:
         gm_name = clean_name(gm_name, _GM_NAME)
         with self._lock:
             self._quota.check(client)
-            room_id = create_in_store(self.store, title, meta={"gm_name": gm_name})
+            # the room and its links are written in one step: a crash between them would leave a
+            # room nobody can open
+            links, auth = self._new_links(new_room_id())
+            room_id = create_in_store(self.store, title, room_id=links.room_id,
+                                      meta={"gm_name": gm_name, "auth": auth})
             self._quota.record(client)
-            links, auth = self._new_links(room_id)
-            self.store.set_meta(room_id, {**self.store.room_meta(room_id), "auth": auth})
             return self.get(room_id), links
 
     def import_room(self, text: str | bytes, *, gm_name: str = "GM", client: str | None = None) -> tuple[Room, RoomLinks]:
@@ -229,11 +235,10 @@ class RoomRegistry:
             raise too_large(size, self.limits.max_upload_bytes)
         with self._lock:
             self._quota.check(client)
-            room = import_room(self.store, text, dice=self._dice(), meta={"gm_name": gm_name},
-                               max_bytes=self.limits.max_upload_bytes)
+            links, auth = self._new_links(new_room_id())  # written with the room, in one step
+            room = import_room(self.store, text, room_id=links.room_id, dice=self._dice(),
+                               meta={"gm_name": gm_name, "auth": auth}, max_bytes=self.limits.max_upload_bytes)
             self._quota.record(client)
-            links, auth = self._new_links(room.room_id)
-            self.store.set_meta(room.room_id, {**self.store.room_meta(room.room_id), "auth": auth})
             self._rooms[room.room_id] = room
             return room, links
 

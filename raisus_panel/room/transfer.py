@@ -36,6 +36,7 @@ _OUTCOME = Phrase("outcome", "term.outcome")
 _FATE = Phrase("fate", "term.fate")
 _UNIT_NAME = Phrase("name", "term.name")
 _CLIENT_SEED = Phrase("client seed", "term.client_seed")
+_DOES_NOT_FIT = Phrase("an event does not fit the ones before it", "term.file.does_not_fit")
 
 
 def read_room_file(text: str | bytes, *, max_bytes: int = MAX_ROOM_FILE_BYTES) -> dict:
@@ -49,11 +50,24 @@ def read_room_file(text: str | bytes, *, max_bytes: int = MAX_ROOM_FILE_BYTES) -
         size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
         raise too_large(size, max_bytes)
+    # every refusal is a catalog message: Python's own error text is English and names internals
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            text = None
+    if not isinstance(text, str):
+        raise RoomFileError("This is not a raisus_panel room file: it is not text (a room file is JSON, "
+                            "UTF-8).", key="error.room_file.not_text")
     try:
         data = json.loads(text)
-    except (TypeError, ValueError, UnicodeDecodeError) as exc:
-        raise RoomFileError(f"This is not a raisus_panel room file (not valid JSON: {exc}).",
-                            key="error.room_file.not_json", detail=str(exc)) from None
+    except json.JSONDecodeError as exc:
+        raise RoomFileError(f"This is not a raisus_panel room file: it is not valid JSON (line {exc.lineno}, "
+                            f"column {exc.colno}).", key="error.room_file.not_json",
+                            line=exc.lineno, column=exc.colno) from None
+    except (ValueError, RecursionError):  # a number too long to read, or nested deeper than Python can
+        raise RoomFileError("This is not a raisus_panel room file: it is not JSON that can be read.",
+                            key="error.room_file.unreadable") from None
     if not isinstance(data, dict) or data.get("format") != ROOM_FORMAT:
         raise RoomFileError("This JSON is not a raisus_panel room export (its 'format' is missing or "
                             "different). A single contest's save is opened with Contest.from_json.",
@@ -84,7 +98,8 @@ def _envelope_problem(event, seq: int) -> Phrase | None:
     if missing:
         names = ", ".join(sorted(missing))
         return Phrase(f"missing {names}", "term.file.missing", names=names)
-    if event["v"] != ROOM_EVENT_VERSION or event["type"] not in ROOM_EVENT_TYPES:
+    if event["v"] != ROOM_EVENT_VERSION or not isinstance(event["type"], str) \
+            or event["type"] not in ROOM_EVENT_TYPES:
         return Phrase("unknown version or type", "term.file.unknown_type")
     if event["seq"] != seq:
         return Phrase(f"sequence number {event['seq']!r} where {seq} belongs", "term.file.sequence",
@@ -202,8 +217,10 @@ def import_room(store: Store, text: str | bytes, *, room_id: str | None = None,
     except RoomFileError:
         raise
     except Exception as exc:  # any failure to replay means the file is damaged
-        raise RoomFileError(f"This room file is damaged: its events do not replay ({exc}).",
-                            key="error.room_file.not_replayable", detail=Phrase.of(exc)) from None
+        # a refusal says why in the catalog; anything else is an internal text, not shown
+        detail = Phrase.of(exc) if isinstance(exc, RuleError) else _DOES_NOT_FIT
+        raise RoomFileError(f"This room file is damaged: its events do not replay ({detail}).",
+                            key="error.room_file.not_replayable", detail=detail) from None
     room_id = check_room_id(room_id or new_room_id())
     title = events[0].get("title", "")
     store.create_room(room_id, {"title": title, "imported_from": str(data.get("room_id", "")), **(meta or {})},

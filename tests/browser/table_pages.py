@@ -45,10 +45,11 @@ class Table:
         return t(key, self.lang, **fmt)
 
 
-def serve_table(tmp_dir: Path, lang: str) -> Table:
+def serve_table(tmp_dir: Path, lang: str, env: dict | None = None) -> Table:
     """Serve the dashboard in ``lang`` on a fresh SQLite file holding one room with a contest started:
     Ann's Sir Ann (Knight 4) against the GM's Ogre (8), each alone on a side (so the GM's page shows each
-    unit's cliché picker and "inappropriate" checkbox; Ann's shows hers, and the Ogre's cliché in words)."""
+    unit's cliché picker and "inappropriate" checkbox; Ann's shows hers, and the Ogre's cliché in words).
+    ``env`` adds to the server's environment (e.g. its limits)."""
     db = str(tmp_dir / "raisus.sqlite")
     store = SQLiteStore(db)
     try:
@@ -64,7 +65,7 @@ def serve_table(tmp_dir: Path, lang: str) -> Table:
         _, tab_links = registry.create_room("Links", gm_name="Gina")
     finally:
         store.close()
-    server = Server(["apps/dashboard.py"], env={"RAISUS_DB": db, "RAISUS_LANG": lang}).start()
+    server = Server(["apps/dashboard.py"], env={"RAISUS_DB": db, "RAISUS_LANG": lang, **(env or {})}).start()
     base = f"{server.url}/dashboard"
     return Table(server, lang, {"lobby": base, "join": links.url("player", base), "gm": links.url("gm", base),
                                 "player": f"{base}?token={ann_token}", "spectator": links.url("spectator", base),

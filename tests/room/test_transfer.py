@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
-from raisus_panel.room import MemoryStore, Room, RoomFileError, SQLiteStore, import_room
+from raisus_panel.room import Actor, MemoryStore, Room, RoomFileError, SQLiteStore, import_room
 from raisus_panel.rules import Character, Contest, RuleError, SaveFileError
 
 from .conftest import Table
@@ -60,7 +61,7 @@ def _set(path, value):
 
 REFUSED = {
     "not json": ("{not json", "not valid JSON"),
-    "binary": (b"\x89PNG\r\n\x1a\n\x00\x00", "not valid JSON"),
+    "binary": (b"\x89PNG\r\n\x1a\n\x00\x00", "not text"),
     "a list": ("[1, 2, 3]", "'format'"),
     "foreign format": (json.dumps({"format": "someone/else", "version": 1, "events": []}), "'format'"),
     "a contest save": (None, "'format'"),
@@ -97,4 +98,52 @@ def test_refused_imports_leave_the_store_untouched(case, kind, tmp_path):
         import_room(store, text)
     assert isinstance(info.value, SaveFileError) and isinstance(info.value, RuleError)
     assert {r: store.read(r) for r in store.list_rooms()} == before
+    store.close()
+
+
+def _bad_files() -> dict:
+    good = json.loads(played().room.export_json(Actor.gm()))
+    wrong_type = json.loads(json.dumps(good))
+    wrong_type["events"][1]["type"] = ["player_joined"]  # unhashable where a name belongs
+    misfit = json.loads(json.dumps(good))
+    misfit["events"][3]["character"] = "not a character"
+    return {
+        "cut off": json.dumps(good)[:500],
+        "binary": bytes(range(256)) * 4,
+        "binary as the browser reads it": (bytes(range(256)) * 4).decode("utf-8", "replace"),
+        "latin-1": "{\"title\": \"Caf\u00e9\"}".encode("latin-1"),
+        "nested too deep": "[" * 200_000 + "]" * 200_000,
+        "a number too long": "[" + "9" * 5000 + "]",
+        "wrong type": json.dumps(wrong_type),
+        "does not replay": json.dumps(misfit),
+        "huge": "[" + " " * 5_000_001 + "]",
+        "empty": "",
+    }
+
+
+# what Python says in its own words, which a page must never show
+_PYTHON_WORDS = ("Expecting", "codec", "recursion", "unhashable", "Traceback", "object", "char ", "Exceeds",
+                 "NoneType", "str", "int(", "dict", "list")
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_every_import_refusal_is_a_catalog_message_in_the_pages_language(lang, tmp_path):
+    from raisus_panel import i18n
+    from raisus_panel.room import RoomRegistry
+    from raisus_panel.room.limits import Limits
+
+    store = SQLiteStore(tmp_path / "rooms.sqlite")
+    registry = RoomRegistry(store, limits=Limits(rooms_per_client=0, rooms_per_server=0))
+    for name, text in _bad_files().items():
+        with pytest.raises(RuleError) as refused:
+            registry.import_room(text, client="203.0.113.5")
+        key = refused.value.key
+        assert key and all(key in i18n.catalog(other) for other in ("en", "ko")), (name, key)
+        shown = i18n.translate(refused.value, lang)
+        assert shown and "{" not in shown, (name, shown)
+        assert not any(word in shown for word in _PYTHON_WORDS), (name, shown)
+        if lang == "ko":
+            assert re.search("[가-힣]", shown) and not re.search("[A-Za-z]{4,}", shown.replace("raisus_panel", "")
+                                                                 .replace("JSON", "").replace("UTF", "")), (name, shown)
+    assert store.list_rooms() == []
     store.close()
