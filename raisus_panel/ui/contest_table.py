@@ -108,7 +108,7 @@ class ContestTable(ComponentBase):
         self._recover_char = pn.widgets.Select(options={})
         self._recover_char.param.watch(lambda e: self._sync_recover(), "value")
         self._recover_cliche = pn.widgets.Select(options={})
-        self._recover_all = pn.widgets.Checkbox(value=True)
+        self._recover_all = LabelledCheckbox(value=True)  # named, tappable: ui/_checkbox.py
         self._recover_amount = pn.widgets.IntInput(value=1, start=1, end=1000, width=100, disabled=True)
         self._recover_all.param.watch(lambda e: setattr(self._recover_amount, "disabled", e.new), "value")
         self._recover_cliche.param.watch(lambda e: self._sync_buttons(), "value")
@@ -129,7 +129,7 @@ class ContestTable(ComponentBase):
         self._setup_sides = [pn.widgets.CheckBoxGroup(options={}, value=[], inline=False) for _ in (0, 1)]
         # a CheckBoxGroup does not show its name: each side's list gets a header
         self._setup_side_titles = [HTML(margin=(5, 10, 0, 10)) for _ in (0, 1)]
-        self._setup_single = pn.widgets.Checkbox(value=False)
+        self._setup_single = LabelledCheckbox(value=False)  # named, tappable: ui/_checkbox.py
         self._start = pn.widgets.Button(**style("primary"))
         self._start.on_click(lambda e: self.start())
         for widget in (*self._setup_sides, self._setup_name, self._setup_single):
