@@ -356,7 +356,11 @@ class ContestTable(ComponentBase):
                 self._offer(card["disband"], "disband", team=uid)
         elif "cliche" in card:
             chosen = contest.chosen(uid)
-            usable = {c.label: c.name for c in u.cliches if c.pool > 0}
+            # the cliché in use stays listed at 0 dice: dropped, the Select would fall back to its first
+            # option and show another cliché as the one used (issue 21)
+            usable = {c.label: c.name for c in u.cliches
+                      if c.pool > 0 or (chosen is not None and c.name == chosen.name)}
+            spare = [c.name for c in u.cliches if c.pool > 0]
             if chosen is None:
                 usable = {t("contest.pick_cliche"): _NONE} | usable
             self._syncing = True
@@ -370,7 +374,8 @@ class ContestTable(ComponentBase):
                 card["inappropriate"].value = contest.is_inappropriate(uid)
             finally:
                 self._syncing = False
-            pick = card["cliche"].value or next((name for name in usable.values() if name), None)
+            # whether the picker is live: asked of a cliché with dice (the spent one in use can't be re-chosen)
+            pick = card["cliche"].value if card["cliche"].value in spare else next(iter(spare), None)
             can_choose = pick is not None and self._can("choose", unit=uid, cliche=pick)
             card["cliche"].disabled = not can_choose
             card["inappropriate"].disabled = not can_choose

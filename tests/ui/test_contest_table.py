@@ -292,3 +292,19 @@ def test_the_next_contest_starts_from_an_empty_form_and_no_old_choice():
     assert card.value == "" and not card.disabled  # "choose…", not the last contest's Viking
     card.value = "Viking"  # choosing it now is a real choice
     assert actions.contest.chosen(olaf.uid).name == "Viking"
+
+
+def test_a_cliche_used_down_to_zero_stays_shown_as_the_one_used():
+    """Issue 21 item 6: Sam's Viking (1) loses a round and falls to 0 (Sam is out); Cook (3) is left. The
+    room still says Viking was the cliché used: the card shows Viking (0/1), not Cook (the first option)."""
+    sam = Character("Sam", {"Viking": 1, "Cook": 3})
+    ogre = Character("Ogre", {"Ogre": 4})
+    contest = Contest("Brawl", sam, ogre, dice=ScriptedDice([[1], [6, 6, 6, 6]]))
+    table = ContestTable(actions=Actions.local(contest), lang="en")
+    c = card(table, sam)
+    c["cliche"].value = "Viking"
+    assert contest.chosen(sam.uid).name == "Viking"
+    click(table._roll)
+    assert sam.cliche("Viking").pool == 0 and contest.chosen(sam.uid).name == "Viking"
+    assert c["cliche"].value == "Viking" and "Viking" in c["cliche"].options.values()
+    assert c["cliche"].disabled  # the contest is over: nothing to pick
