@@ -308,3 +308,17 @@ def test_a_cliche_used_down_to_zero_stays_shown_as_the_one_used():
     assert sam.cliche("Viking").pool == 0 and contest.chosen(sam.uid).name == "Viking"
     assert c["cliche"].value == "Viking" and "Viking" in c["cliche"].options.values()
     assert c["cliche"].disabled  # the contest is over: nothing to pick
+
+
+def test_a_greyed_button_says_why_on_the_page_not_only_in_a_tooltip():
+    """Issue 21 item 8: on a phone a tooltip sticks or never shows: the reason a button is greyed is a
+    line of text under it, hidden while it can be pressed."""
+    contest, actions, viking, pirate = duel(rolls=[[6, 5, 1, 1], [4, 4, 4]])
+    table = ContestTable(actions=actions, lang="en")
+    start_why = table._why_line(table._start)
+    assert start_why.visible and hint(table._start) in start_why.object.replace("&#x27;", "'")
+    roll_why = table._why_line(table._roll)
+    assert not table._roll.disabled and not roll_why.visible
+    c = card(table, viking)
+    c["inappropriate"].value = True  # the roll now waits for the GM's approval
+    assert table._roll.disabled and roll_why.visible and roll_why.object
