@@ -91,3 +91,27 @@ def test_a_korean_browser_gets_korean(served, new_page):
     page = new_page(locale="ko-KR", extra_http_headers={"Accept-Language": "ko-KR,ko;q=0.9,en;q=0.8"})
     page.goto(f"{server.url}/dashboard")
     expect(page.get_by_role("button", name=catalog_t("dashboard.lobby.create", "ko"), exact=True)).to_be_visible()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_on_a_phone_a_greyed_button_says_why_beside_it(served, browser, lang):
+    """Issue 21 item 8: at 390 px the GM's greyed Start button has its reason as text right under it,
+    inside the screen (no hover needed)."""
+    from .table_pages import PHONE
+
+    server, db = served
+    _, urls = seed(db, f"{server.url}/dashboard")
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.goto(f"{urls['gm']}&lang={lang}")
+    start = page.get_by_role("button", name=catalog_t("contest.start", lang), exact=True)
+    expect(start).to_be_disabled()
+    why = page.locator(".raisus-why").filter(has_text=catalog_t("error.contest.empty_side", lang)).first
+    expect(why).to_be_visible()
+    box, under = start.bounding_box(), why.bounding_box()
+    assert 0 <= under["y"] - (box["y"] + box["height"]) < 40  # right under the button
+    assert under["x"] >= 0 and under["x"] + under["width"] <= 390  # on the screen
+    why.scroll_into_view_if_needed()
+    shot(page, f"table-ui-phone-why-{lang}")
+    context.close()
