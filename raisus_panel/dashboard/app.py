@@ -15,6 +15,7 @@ from raisus_panel.ui._base import ComponentBase, esc
 from . import redact
 from .join import JoinPage
 from .keyboard import keyboard_tabs
+from .language import page_language
 from .lobby import Lobby
 from .reconnect import LANG_CLASS, lang_class, watch_connection
 from .room_page import RoomPage
@@ -44,7 +45,7 @@ def page_for(registry: RoomRegistry, token: str):
     """The page for ``token``: the lobby without one, the join form for the players' invitation,
     the room for a GM, spectator or personal player token, and a clear refusal for anything else."""
     if not token:
-        return Lobby(registry=registry)
+        return Lobby(registry=registry, lang=page_language())
     try:
         room, role = registry.resolve(token)
         if role is Role.PLAYER:
@@ -52,8 +53,9 @@ def page_for(registry: RoomRegistry, token: str):
                 return RoomPage(registry.open_session(token))
             except PermissionDenied:  # the invitation itself: join with a name first
                 holder = pn.Column(sizing_mode="stretch_width")
-                join = JoinPage(registry=registry, invite=token,
-                                on_joined=lambda session, _: holder.__setitem__(slice(None), [RoomPage(session)]))
+                join = JoinPage(registry=registry, invite=token, lang=page_language(),
+                                on_joined=lambda session, _: holder.__setitem__(
+                                    slice(None), [RoomPage(session, lang=join.language)]))
                 holder[:] = [join]
                 return holder
         session = registry.open_session(token)
@@ -134,7 +136,7 @@ def create_app(registry: RoomRegistry | None = None):
     except Exception:  # a bug or a store failure: the details go to the log, never to the browser
         log.exception("could not build a page")
         page = pn.pane.Alert(f"**{esc(t('dashboard.failed'))}**", alert_type="danger", css_classes=["raisus-failed"])
-    lang = page.language if isinstance(page, ComponentBase) else i18n.settings.lang
+    lang = page.language if isinstance(page, ComponentBase) else page_language() or i18n.settings.lang
     root = pn.Column(page, sizing_mode="stretch_width", styles={"max-width": "1400px", "margin": "0 auto"},
                      css_classes=[lang_class(lang)])
     if isinstance(page, ComponentBase):  # the banner of a lost connection speaks the page's language

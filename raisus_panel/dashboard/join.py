@@ -8,6 +8,7 @@ import param
 from raisus_panel.room import RoomRegistry
 from raisus_panel.ui._base import HTML, ComponentBase, esc, style
 
+from .language import language_switch
 from .settings import app_base_url
 
 
@@ -32,7 +33,8 @@ class JoinPage(ComponentBase):
         self._name = pn.widgets.TextInput(max_length=80, width=260)
         self._join = pn.widgets.Button(**style("primary"))
         self._join.on_click(lambda e: self._do_join())
-        self._layout = pn.Column(self._heading, self._error,
+        self._lang_switch = language_switch(self)  # an invitation may reach someone who reads only one language
+        self._layout = pn.Column(pn.Row(self._heading, self._lang_switch, sizing_mode="stretch_width"), self._error,
                                  pn.FlexBox(self._name, self._join, flex_wrap="wrap", align_items="end"),
                                  sizing_mode="stretch_width", css_classes=["raisus-join"])
 

@@ -13,6 +13,7 @@ from raisus_panel.room import RoomRegistry
 from raisus_panel.room.limits import too_large
 from raisus_panel.ui._base import HTML, ComponentBase, esc, style
 
+from .language import language_switch
 from .link_card import ROLES, LinkCard
 from .settings import app_base_url, client_address
 from .theme import theme_label, theme_switch
@@ -50,8 +51,9 @@ class Lobby(ComponentBase):
         self._links_box = pn.Column(sizing_mode="stretch_width")
         self._cards: dict[str, LinkCard] = {}
         self._theme = theme_switch()
+        self._lang_switch = language_switch(self)  # a first page: its reader may read only one language
         self._layout = pn.Column(
-            pn.Row(self._heading, self._theme, sizing_mode="stretch_width"), self._error, self._info,
+            pn.Row(self._heading, self._lang_switch, self._theme, sizing_mode="stretch_width"), self._error, self._info,
             # rows that wrap: a phone stacks what does not fit beside
             pn.FlexBox(self._title, self._gm_name, self._create, flex_wrap="wrap", align_items="end"),
             pn.FlexBox(self._file, self._import, self._file_help, flex_wrap="wrap", align_items="center"),

@@ -374,7 +374,10 @@ class RoomPage(ComponentBase):
     def _close(self, reason) -> None:
         """The link of this page stopped working: show why instead of the room, and leave it."""
         title = self._t("dashboard.closed.title")
-        self._layout.objects = [pn.pane.Alert(f"**{md_esc(title)}** {md_esc(self._explain(reason))}",
+        why = self._explain(reason)
+        if self.session.actor.is_gm and getattr(reason, "key", None) == "error.link.replaced":
+            why = self._t("dashboard.closed.gm_replaced")  # the GM is who replaced it: not "ask the GM"
+        self._layout.objects = [pn.pane.Alert(f"**{md_esc(title)}** {md_esc(why)}",
                                               alert_type="warning", sizing_mode="stretch_width",
                                               stylesheets=[WARNING_CSS], css_classes=["raisus-closed"])]
         self.dispose()

@@ -12,7 +12,7 @@ Examples
 >>> t("contest.round", lang="en", n=3)
 'Round 3'
 >>> t("contest.round", lang="ko", n=3)
-'3 라운드'
+'3라운드'
 
 A refusal (``RuleError``) carries its catalog key and fields; :func:`translate` shows it:
 

@@ -197,6 +197,13 @@ class HTML(pn.pane.HTML):
         return params
 
 
+#: The reason line under a greyed control (:meth:`ComponentBase._why_line`): quiet, readable, wraps.
+_WHY_CSS = """
+:host { color: var(--panel-on-surface-color, #5f6368); opacity: 0.9; }
+small { font-size: 0.9em; line-height: 1.3; overflow-wrap: anywhere; }
+"""
+
+
 def hint(button) -> str | None:
     """The text of a button's tooltip (why it is disabled, or what it does), or None."""
     tip = button.description
@@ -474,12 +481,37 @@ class ComponentBase(pn.viewable.Viewer):
         if button.visible:  # a hidden button is brought up to date when it is shown
             button.disabled = reason is not None
             self._tip(button, reason if reason is not None else self._t(f"help.{command}"))
+        self._say_why(button, reason)  # a hidden button's line is hidden with it
         return reason is None
 
     def _withhold(self, button, command: str) -> None:
         """Disable ``button`` for a command not fully set up yet; its tooltip says what is missing."""
         button.disabled = True
         self._tip(button, self._t(f"help.first.{command}"))
+        self._say_why(button, self._t(f"help.first.{command}"))
+
+    def _why_line(self, button) -> HTML:
+        """A short line of text to put under ``button``: why it is greyed, on the page itself.
+
+        A tooltip needs a pointer to rest on the button; on a phone it sticks after a tap, runs off
+        the edge and covers the next control. :meth:`_offer` and :meth:`_withhold` keep this line's
+        text (hidden while the button can be pressed).
+        """
+        lines = self.__dict__.setdefault("_why_lines", {})
+        line = lines.get(id(button))
+        if line is None:
+            line = lines[id(button)] = HTML(visible=False, sizing_mode="stretch_width", margin=(0, 10, 5, 10),
+                                            css_classes=["raisus-why"], stylesheets=[_WHY_CSS])
+        return line
+
+    def _say_why(self, button, reason: str | None) -> None:
+        line = self.__dict__.get("_why_lines", {}).get(id(button))
+        if line is None:
+            return
+        shown = reason is not None and button.visible and button.disabled
+        text = f"<small>{esc(reason)}</small>" if shown else ""
+        if line.object != text or line.visible != shown:
+            line.param.update(object=text, visible=shown)
 
     def _tip(self, button, text: str) -> None:
         """Show ``text`` (as text, never HTML) when the pointer rests on ``button``.

@@ -78,7 +78,8 @@ class ActionCheckPanel(ComponentBase):
         self._layout = pn.Column(
             self._title, self._character, self._cliche, self._preset,
             wrap(self._tn, self._adjustment), self._suitability, self._automatic, self._secret,
-            self._chance, self._roll, self._error, self._outcome, self._log, sizing_mode="stretch_width",
+            self._chance, self._roll, self._why_line(self._roll), self._error, self._outcome, self._log,
+            sizing_mode="stretch_width",
         )
 
     def __panel__(self):
@@ -112,6 +113,10 @@ class ActionCheckPanel(ComponentBase):
             options = {f"{c.name} ({c.uid[:4]})": c.uid for c in chars}
         set_options(self._character, options)
         offered = self.secret_offered
+        # automatic success and other adjustments are the GM's (room/permissions.py): not shown to players
+        for widget in (self._automatic, self._adjustment):
+            if widget.visible != offered:
+                widget.visible = offered
         if self._secret.visible != offered or (self._secret.value and not offered):
             self._secret.param.update(visible=offered, value=self._secret.value and offered)
         self._fill_cliches()
@@ -189,9 +194,31 @@ class ActionCheckPanel(ComponentBase):
         else:
             dice = t("check.faces", faces=", ".join(map(str, check["faces"])), total=check["total"],
                      tn=check["tn"])
+        # how the TN came about, so a table can tell a hard check from a badly suited cliché
+        step = self._profile().step_for(check.get("suitability", "suitable"))
+        suitability = t(f"suitability.{check.get('suitability', 'suitable').replace(' ', '_')}", step=step)
+        base = check.get("base_tn", check["tn"])
+        adjustment = check.get("adjustment", 0)
+        basis = (t("check.basis_adjusted", base=base, suitability=suitability, adjustment=f"{adjustment:+d}")
+                 if adjustment else t("check.basis", base=base, suitability=suitability))
+        if not check["automatic"]:
+            dice = f"{dice} ({basis})"
+        roller = self._roller(check.get("actor"))
+        if roller:
+            dice = f"{dice} · {t('check.rolled_by', who=roller)}"
         if check.get("private"):
             verdict = f"[{t('check.secret_mark')}] {verdict}"
         return verdict, f"{who} · {check['cliche']}", dice
+
+    def _roller(self, actor) -> str:
+        """Who rolled a check: the player's name, or "GM"; "" where the record does not say (a notebook's)."""
+        if not actor:
+            return ""
+        if actor.get("role") == "player":
+            room = self.actions.room
+            players = getattr(room, "players", None) or {}
+            return players.get(actor.get("player_id"), "") or self._t("role.player")
+        return self._t(f"role.{actor.get('role')}") if actor.get("role") else ""
 
     def _result_html(self, result, *_):
         if not result:
@@ -239,4 +266,7 @@ class ActionCheckPanel(ComponentBase):
         result = self._run("action_check", **self.check_args())
         if result is not None:
             self.result = dict(result)
+            # one check's circumstances: a leftover adjustment or "automatic" would silently change the next
+            self._adjustment.value = 0
+            self._automatic.value = False
         return result

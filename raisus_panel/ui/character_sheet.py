@@ -47,6 +47,7 @@ class CharacterSheet(ComponentBase):
         self._uid = character.uid if character is not None else new_uid()
         self._loading = False
         self._dirty = False
+        self._typed = False  # the user changed a field, not only the kind: refusals wait for that
         self._valid = True
         super().__init__(character=character, **params)
         self._load(character)
@@ -60,7 +61,10 @@ class CharacterSheet(ComponentBase):
         self._description = pn.widgets.TextAreaInput(sizing_mode="stretch_width", height=80)
         self._member_rating = pn.widgets.RadioButtonGroup(options=[0, 1], value=1, stylesheets=[DISABLED_CSS])
         self._count = pn.widgets.IntInput(value=None, start=1, width=140)
-        self._mob_box = pn.Row(self._member_rating, self._count, visible=False)
+        # a RadioButtonGroup does not show its name: the 0/1 toggle gets a label above it
+        self._member_rating_label = HTML(margin=(5, 10, 0, 10), css_classes=["raisus-member-rating-label"])
+        self._mob_box = pn.Row(pn.Column(self._member_rating_label, self._member_rating), self._count,
+                               visible=False)
         self._rows: list[dict] = []
         self._rows_box = pn.Column(sizing_mode="stretch_width")
         self._add = pn.widgets.Button(**style(outline=True))
@@ -101,6 +105,7 @@ class CharacterSheet(ComponentBase):
         self._name.param.update(name=t("sheet.name"), placeholder=t("sheet.name_placeholder"))
         self._description.param.update(name=t("sheet.description"))
         self._member_rating.name = t("sheet.member_rating")
+        self._member_rating_label.object = f"<label>{esc(t('sheet.member_rating'))}</label>"
         self._count.name = t("sheet.count")
         self._mob_labels.object = f"<small>{t('sheet.mob_help')}</small>"
         self._add.name = t("sheet.add_cliche")
@@ -206,12 +211,15 @@ class CharacterSheet(ComponentBase):
                 raise RuleError(self._t("sheet.need_cliche"))
             return Character.from_dict(data)
         except RuleError as exc:
-            self._show_error(exc)
+            if self._typed:  # an empty sheet switched to a grunt mob is not refused before anything is typed
+                self._show_error(exc)
             return None
 
-    def _on_edit(self, *_) -> None:
+    def _on_edit(self, event=None) -> None:
         if self._loading:
             return
+        if event is None or event.obj is not self._kind:
+            self._typed = True
         self._dirty = True
         self._info.visible = False
         self._check()
@@ -256,6 +264,7 @@ class CharacterSheet(ComponentBase):
         finally:
             self._loading = False
         self._dirty = False
+        self._typed = False
         self._check()
         if character is None:  # an empty form is not an error yet
             self._clear_error()
@@ -302,7 +311,7 @@ class CharacterSheet(ComponentBase):
             self._show_error(exc)
             return False
         self._load(char)
-        self._dirty = True
+        self._dirty = self._typed = True
         self._check()
         return True
 

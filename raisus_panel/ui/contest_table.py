@@ -108,7 +108,7 @@ class ContestTable(ComponentBase):
         self._recover_char = pn.widgets.Select(options={})
         self._recover_char.param.watch(lambda e: self._sync_recover(), "value")
         self._recover_cliche = pn.widgets.Select(options={})
-        self._recover_all = pn.widgets.Checkbox(value=True)
+        self._recover_all = LabelledCheckbox(value=True)  # named, tappable: ui/_checkbox.py
         self._recover_amount = pn.widgets.IntInput(value=1, start=1, end=1000, width=100, disabled=True)
         self._recover_all.param.watch(lambda e: setattr(self._recover_amount, "disabled", e.new), "value")
         self._recover_cliche.param.watch(lambda e: self._sync_buttons(), "value")
@@ -129,7 +129,7 @@ class ContestTable(ComponentBase):
         self._setup_sides = [pn.widgets.CheckBoxGroup(options={}, value=[], inline=False) for _ in (0, 1)]
         # a CheckBoxGroup does not show its name: each side's list gets a header
         self._setup_side_titles = [HTML(margin=(5, 10, 0, 10)) for _ in (0, 1)]
-        self._setup_single = pn.widgets.Checkbox(value=False)
+        self._setup_single = LabelledCheckbox(value=False)  # named, tappable: ui/_checkbox.py
         self._start = pn.widgets.Button(**style("primary"))
         self._start.on_click(lambda e: self.start())
         for widget in (*self._setup_sides, self._setup_name, self._setup_single):
@@ -137,7 +137,8 @@ class ContestTable(ComponentBase):
         self._setup_box = pn.Column(self._setup_title, self._setup_name,
                                     wrap(*(pn.Column(title, box) for title, box
                                            in zip(self._setup_side_titles, self._setup_sides))),
-                                    self._setup_single, self._start, sizing_mode="stretch_width")
+                                    self._setup_single, self._start, self._why_line(self._start),
+                                    sizing_mode="stretch_width")
         # the two sides side by side where each gets 300 px, else one above the other (a phone)
         self._sides_row = wrap(*(pn.Column(self._side_titles[s], self._side_boxes[s], styles=_SIDE,
                                            sizing_mode="stretch_width") for s in (0, 1)), align_items="start")
@@ -176,6 +177,7 @@ class ContestTable(ComponentBase):
         if gm:
             play.append(self._ticket_box)
         play += [wrap(self._roll, self._open_round, self._undo) if gm else pn.Row(self._roll),
+                 self._why_line(self._roll),  # why it is greyed, said on the page (a phone has no hover)
                  self._exchange_box, self._last_roll, self._result, self._fates_box]
         if gm:
             play += [self._recover_box, self._close, self._end_box]
@@ -356,7 +358,11 @@ class ContestTable(ComponentBase):
                 self._offer(card["disband"], "disband", team=uid)
         elif "cliche" in card:
             chosen = contest.chosen(uid)
-            usable = {c.label: c.name for c in u.cliches if c.pool > 0}
+            # the cliché in use stays listed at 0 dice: dropped, the Select would fall back to its first
+            # option and show another cliché as the one used (issue 21)
+            usable = {c.label: c.name for c in u.cliches
+                      if c.pool > 0 or (chosen is not None and c.name == chosen.name)}
+            spare = [c.name for c in u.cliches if c.pool > 0]
             if chosen is None:
                 usable = {t("contest.pick_cliche"): _NONE} | usable
             self._syncing = True
@@ -370,7 +376,8 @@ class ContestTable(ComponentBase):
                 card["inappropriate"].value = contest.is_inappropriate(uid)
             finally:
                 self._syncing = False
-            pick = card["cliche"].value or next((name for name in usable.values() if name), None)
+            # whether the picker is live: asked of a cliché with dice (the spent one in use can't be re-chosen)
+            pick = card["cliche"].value if card["cliche"].value in spare else next(iter(spare), None)
             can_choose = pick is not None and self._can("choose", unit=uid, cliche=pick)
             card["cliche"].disabled = not can_choose
             card["inappropriate"].disabled = not can_choose

@@ -355,4 +355,7 @@ class LiveOdds(ComponentBase):
                                a=chances.pools[0], b=chances.pools[1]))
             if chances.expected_rounds is not None and not contest.single_roll:
                 lines.append(t("odds.expected_rounds", n=f"{chances.expected_rounds:.1f}"))
+        if (chances.p_win is not None or chances.mode == "exchanges") and not contest.single_roll \
+                and contest.status == "active":
+            lines.append(t("odds.same_cliches"))  # the odds are of the clichés chosen now, kept to the end
         return "<br>".join(esc(line) for line in lines)

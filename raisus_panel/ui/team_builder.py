@@ -46,11 +46,14 @@ class TeamBuilder(ComponentBase):
         self._team_name = pn.widgets.TextInput(sizing_mode="stretch_width")
         self._preview = HTML(sizing_mode="stretch_width")
         self._teams = HTML(sizing_mode="stretch_width")
+        self._note = HTML(sizing_mode="stretch_width", visible=False, css_classes=["raisus-team-note"])
         self._form = pn.widgets.Button(**style("primary"), disabled=True)
         self._form.on_click(lambda e: self.form())
         self.param.watch(lambda e: self._refresh_now(), "side")
-        self._layout = pn.Column(self._title, self._teams, self._members_title, self._members, self._rows_box,
-                                 self._leader, self._team_name, self._preview, self._form, self._error,
+        self._layout = pn.Column(self._title, self._teams, self._note, self._members_title, self._members,
+                                 self._rows_box,
+                                 self._leader, self._team_name, self._preview, self._form,
+                                 self._why_line(self._form), self._error,
                                  sizing_mode="stretch_width")
 
     def __panel__(self):
@@ -64,6 +67,7 @@ class TeamBuilder(ComponentBase):
         self._leader.name = t("team.leader")
         self._team_name.param.update(name=t("team.name"), placeholder=t("team.name_placeholder"))
         self._form.name = t("team.form")
+        self._note.object = f"<p>{esc(t('team.player_note'))}</p>"
         for row in self._rows.values():
             row["appropriate"].name = t("team.appropriate")
             row["cliche"].name = t("team.cliche")
@@ -76,9 +80,22 @@ class TeamBuilder(ComponentBase):
         return [u for u in contest.sides[self.side]
                 if not isinstance(u, CharacterTeam) and not d.is_mob(u) and contest.is_active(u.uid)]
 
+    def _offered(self, eligible: list) -> list:
+        """The characters this page may team: a player only their own (the room refuses others')."""
+        if self.actions.role != "player":
+            return eligible
+        player = self.actions.session.actor.player_id
+        return [u for u in eligible if d.plays(u, player)]
+
     def _refresh(self) -> None:
         self._relabel_title()
-        eligible = self._eligible()
+        side = self._eligible()
+        eligible = self._offered(side)
+        has_teams = self.contest is not None and any(isinstance(u, CharacterTeam) for u in self.contest.sides[self.side])
+        # a side with one character and no team has nothing to form: no builder (issue 21)
+        self._layout.visible = len(side) >= 2 or has_teams
+        # said before building, not in a hover: whom a player may team, and that the GM teams anyone
+        self._note.visible = len(eligible) < len(side)
         options = {u.name: u.uid for u in eligible}
         if len(options) != len(eligible):
             options = {f"{u.name} ({u.uid[:4]})": u.uid for u in eligible}

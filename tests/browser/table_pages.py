@@ -75,6 +75,8 @@ def serve_table(tmp_dir: Path, lang: str, env: dict | None = None) -> Table:
 def open_page(page: Page, table: Table, name: str, theme: str | None = None) -> Page:
     """Go to one of the table's pages (in ``theme``, e.g. "dark", when given) and wait until it is built."""
     url = table.urls[name]
+    if name in ("lobby", "join"):  # these follow the browser's language (Chromium says en-US): ask for the table's
+        url = f"{url}{'&' if '?' in url else '?'}lang={table.lang}"
     page.goto(f"{url}{'&' if '?' in url else '?'}theme={theme}" if theme else url)
     if name == "lobby":
         expect(page.get_by_role("button", name=table.t("dashboard.lobby.create"), exact=True)).to_be_visible()

@@ -68,7 +68,7 @@ def test_both_languages():
     en, ko = report(played.room, "en").html(), report(played.room, "ko").html()
     assert "<html lang='en'>" in en and "<html lang='ko'>" in ko
     assert "session report" in en and "Who took part" in en and "What happened" in en
-    assert "세션 기록" in ko and "참가자" in ko and "진행 기록" in ko and "1 라운드" in ko
+    assert "세션 기록" in ko and "참가자" in ko and "진행 기록" in ko and "1라운드" in ko
     assert "session report" not in ko and "세션 기록" not in en
     with pytest.raises(RuleError) as refused:
         report(played.room, "fr")

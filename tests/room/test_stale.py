@@ -51,7 +51,7 @@ def test_a_roll_decided_on_round_one_after_someone_rolled_it_is_refused_with_who
     assert t.room.contest.round == 1
     refusal = refused_and_unchanged(t, t.gm, "roll_round", seen)
     assert str(refusal).startswith("Round 1 was already rolled by Alice")
-    assert i18n.translate(refusal, "ko").startswith("1 라운드는 이미 Alice")
+    assert i18n.translate(refusal, "ko").startswith("1라운드는 이미 Alice")
 
 
 def test_a_player_who_clicked_on_the_same_round_is_told_the_gm_rolled_it_not_that_the_round_is_closed():

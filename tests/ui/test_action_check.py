@@ -120,3 +120,28 @@ def test_the_roll_button_says_why_a_room_refuses():
     assert panel._roll.disabled and hint(panel._roll)  # not Ann's character: the room's reason
     gm_panel = ActionCheckPanel(actions=Actions(gm), lang="en")
     assert not gm_panel._roll.disabled and hint(gm_panel._roll) == "Roll this cliché against the target number."
+
+
+def test_players_see_no_gm_only_controls_and_the_log_says_how_and_who():
+    """Issue 21 (low): Automatic and Other adjustment are the GM's, hidden from players; an adjustment
+    does not stick to the next check; a log line gives the base TN, the suitability and who rolled."""
+    gm, ann, olaf, spy = room_for_two([[6, 6, 5], [1, 2, 3, 4]])
+    ann_panel = ActionCheckPanel(actions=Actions(ann), lang="en")
+    assert not ann_panel._automatic.visible and not ann_panel._adjustment.visible
+    gm_panel = ActionCheckPanel(actions=Actions(gm), lang="en")
+    assert gm_panel._automatic.visible and gm_panel._adjustment.visible
+    gm_panel._character.value = spy.uid
+    gm_panel._tn.value = 5
+    gm_panel._suitability.value = "unsuitable"
+    gm_panel._adjustment.value = 2
+    click(gm_panel._roll)
+    assert gm_panel.result["tn"] == 5 + 5 + 2 and gm_panel._adjustment.value == 0  # reset for the next check
+    assert not gm_panel._automatic.value
+    line = gm_panel.log_entries()[0][0]
+    assert "base TN 5" in line and "Unsuitable (+5)" in line and "other adjustment +2" in line
+    assert "rolled by GM" in line
+    ann_panel._character.value = olaf.uid
+    click(ann_panel._roll)
+    line = ann_panel.log_entries()[0][0]
+    assert "base TN 10" in line and "Suitable (+0)" in line and "rolled by Ann" in line
+    assert "adjustment" not in line

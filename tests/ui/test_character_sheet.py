@@ -122,3 +122,17 @@ def test_in_a_room_the_save_button_says_whose_character_it_is():
     gms = CharacterSheet(actions=Actions(gm), character=spy)
     gms._name.value = "Spymaster"
     assert not gms._save.disabled
+
+
+def test_an_empty_sheet_switched_to_a_grunt_mob_refuses_nothing_yet():
+    """Issue 21 (low): switching an empty sheet to Grunt mob shows no refusal before anything is typed
+    (Save stays unavailable); typing, then clearing the name shows it. The 0/1 toggle is labelled."""
+    from raisus_panel.ui import Actions, CharacterSheet
+
+    sheet = CharacterSheet(actions=Actions.local(), lang="en")
+    sheet._kind.value = "grunt_mob"
+    assert not sheet._error.visible and sheet._save.disabled
+    assert sheet._mob_box.visible and "Rating of one extra" in sheet._member_rating_label.object
+    sheet._name.value = "Rats"
+    sheet._name.value = ""
+    assert sheet._error.visible  # the user acted: now the empty name is refused

@@ -292,3 +292,33 @@ def test_the_next_contest_starts_from_an_empty_form_and_no_old_choice():
     assert card.value == "" and not card.disabled  # "choose…", not the last contest's Viking
     card.value = "Viking"  # choosing it now is a real choice
     assert actions.contest.chosen(olaf.uid).name == "Viking"
+
+
+def test_a_cliche_used_down_to_zero_stays_shown_as_the_one_used():
+    """Issue 21 item 6: Sam's Viking (1) loses a round and falls to 0 (Sam is out); Cook (3) is left. The
+    room still says Viking was the cliché used: the card shows Viking (0/1), not Cook (the first option)."""
+    sam = Character("Sam", {"Viking": 1, "Cook": 3})
+    ogre = Character("Ogre", {"Ogre": 4})
+    contest = Contest("Brawl", sam, ogre, dice=ScriptedDice([[1], [6, 6, 6, 6]]))
+    table = ContestTable(actions=Actions.local(contest), lang="en")
+    c = card(table, sam)
+    c["cliche"].value = "Viking"
+    assert contest.chosen(sam.uid).name == "Viking"
+    click(table._roll)
+    assert sam.cliche("Viking").pool == 0 and contest.chosen(sam.uid).name == "Viking"
+    assert c["cliche"].value == "Viking" and "Viking" in c["cliche"].options.values()
+    assert c["cliche"].disabled  # the contest is over: nothing to pick
+
+
+def test_a_greyed_button_says_why_on_the_page_not_only_in_a_tooltip():
+    """Issue 21 item 8: on a phone a tooltip sticks or never shows: the reason a button is greyed is a
+    line of text under it, hidden while it can be pressed."""
+    contest, actions, viking, pirate = duel(rolls=[[6, 5, 1, 1], [4, 4, 4]])
+    table = ContestTable(actions=actions, lang="en")
+    start_why = table._why_line(table._start)
+    assert start_why.visible and hint(table._start) in start_why.object.replace("&#x27;", "'")
+    roll_why = table._why_line(table._roll)
+    assert not table._roll.disabled and not roll_why.visible
+    c = card(table, viking)
+    c["inappropriate"].value = True  # the roll now waits for the GM's approval
+    assert table._roll.disabled and roll_why.visible and roll_why.object

@@ -121,7 +121,7 @@ def test_a_refusal_without_a_key_or_with_an_unknown_one_shows_its_english(englis
 
 def test_t_formats_and_falls_back():
     assert t("contest.round", lang="en", n=3) == "Round 3"
-    assert t("contest.round", lang="ko", n=3) == "3 라운드"
+    assert t("contest.round", lang="ko", n=3) == "3라운드"
     assert t("no.such.key", lang="en") == "no.such.key"
     assert t("contest.round", lang="en") == "Round {n}"  # missing fields leave the template
 

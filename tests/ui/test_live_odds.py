@@ -191,3 +191,14 @@ def test_a_room_without_a_contest_changes_without_drawing_anything(caplog):
     assert live.chances.mode == "none" and live.source is source and source.data["x"] == []
     assert "No contest yet" in live._text.object
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]  # the refresh did not fail
+
+
+def test_the_odds_say_they_assume_nobody_switches_cliche():
+    """Issue 21 (low): the live odds are of the clichés chosen now; the text says so while the contest runs."""
+    from raisus_panel.rules import Character, Contest, ScriptedDice
+    from raisus_panel.ui import Actions, LiveOdds
+
+    contest = Contest("Brawl", Character("Viking", {"Viking": 4}), Character("Pirate", {"Pirate": 3}),
+                      dice=ScriptedDice([]))
+    odds_view = LiveOdds(actions=Actions.local(contest), lang="en")
+    assert "assume nobody switches cliché" in odds_view._text.object

@@ -129,7 +129,7 @@ def test_committed_dice_show_their_commitment_and_are_verified_in_the_page():
     assert heading.startswith("The dice's seed is revealed · ✓ verified here:")
     assert details == [f"seed: {game.events[-1]['seed']}"]
     ko = RoundLog(actions=actions, lang="ko").entries()
-    assert ko[0][0].startswith("주사위 씨앗 공개 · ✓ 이 페이지에서 검증됨") and ko[-2][0].startswith("주사위 커밋")
+    assert ko[0][0].startswith("주사위 씨앗 공개 · ✓ 이 페이지에서 검증됨") and ko[-2][0].startswith("주사위 봉인")
 
 
 def test_a_tampered_log_reaching_the_page_is_shown_as_failed():

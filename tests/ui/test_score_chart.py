@@ -118,7 +118,7 @@ def test_hover_and_korean_fonts():
     assert {"@what", "@faces", "@round", "$snap_y{0}"} <= set(tips[0].values())  # whole dice, words
     assert fig.xaxis[0].axis_label == "라운드"
     actions.act("roll_round")
-    assert chart.source.data["what"][-1] == "1 라운드: 바이킹 승리 · 해적: 해적 -1"  # in words, not keys
+    assert chart.source.data["what"][-1] == "1라운드: 바이킹 승리 · 해적: 해적 -1"  # in words, not keys
     chart.lang = "en"
     assert chart.source.data["what"][-1] == "Round 1: 바이킹 wins · 해적 loses 1 from 해적"
     assert chart.source.data["what"][0] == "start"

@@ -119,4 +119,4 @@ def test_a_refusal_reads_in_the_pages_language():
     ann.act("roll_round", seen_seq=seen)
     with pytest.raises(StaleCommand) as caught:
         gm.act("roll_round", seen_seq=seen)
-    assert i18n.translate(caught.value, "ko").startswith("1 라운드는 이미 Ann")
+    assert i18n.translate(caught.value, "ko").startswith("1라운드는 이미 Ann")

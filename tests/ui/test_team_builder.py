@@ -84,3 +84,34 @@ def test_revenge_passes_to_the_re_formed_team():
     click(b._form)
     new = next(u for u in contest.sides[0] if isinstance(u, CharacterTeam))
     assert new.revenge and contest.pool(new.uid) == 3
+
+
+def test_a_one_unit_side_shows_no_team_builder():
+    """Issue 21 (low): a side of one character has no team to form: its builder is not shown."""
+    knight, viking, ogre = Character("Knight", {"Knight": 4}), Character("Viking", {"Viking": 2}), Character("Ogre", {"Ogre": 8})
+    contest = Contest("Fight", [knight, viking], ogre, dice=ScriptedDice([]))
+    actions = Actions.local(contest)
+    a, b = TeamBuilder(actions=actions, side=0, lang="en"), TeamBuilder(actions=actions, side=1, lang="en")
+    assert a._layout.visible and not b._layout.visible
+
+
+def test_a_player_is_offered_only_their_own_characters_and_told_why():
+    """Issue 21 item 5: Ann plays Olaf and Ragna; the GM's Spy is on their side too. Ann's builder lists
+    Olaf and Ragna only and says plainly that the GM forms teams with others' characters and NPCs; the
+    GM's lists all three, with no such note."""
+    from raisus_panel.room import Actor, Room, RoomSession
+
+    gm = Room.local("Tavern", dice=ScriptedDice([]))
+    ann = RoomSession(gm.room, Actor.player("p1", "Ann"))
+    ann.act("join", name="Ann")
+    for name, owner in (("Olaf", "p1"), ("Ragna", "p1"), ("Spy", None), ("Ogre", None)):
+        gm.act("save_character", data={"name": name, "owner": owner, "cliches": [{"name": name, "rating": 3 if name == "Olaf" else 2}]})
+    uids = {c.name: c.uid for c in gm.room.characters}
+    gm.act("start_contest", name="Fight", side_a=[uids["Olaf"], uids["Ragna"], uids["Spy"]], side_b=[uids["Ogre"]])
+    mine = TeamBuilder(actions=Actions(ann), side=0, lang="en")
+    assert sorted(mine._members.options) == ["Olaf", "Ragna"]
+    assert mine._note.visible and "The GM can form a team with other players&#x27; characters and NPCs" in mine._note.object
+    theirs = TeamBuilder(actions=Actions(gm), side=0, lang="en")
+    assert sorted(theirs._members.options) == ["Olaf", "Ragna", "Spy"] and not theirs._note.visible
+    mine._members.value = [uids["Olaf"], uids["Ragna"]]
+    assert not mine._form.disabled  # two of her own: she may form it

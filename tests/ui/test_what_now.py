@@ -82,7 +82,7 @@ def duel_in_room(cliches_arin=None, cliches_mari=None, rolls=()):
 # -- no contest, and after one -------------------------------------------------------------------
 def test_no_contest_yet():
     table = Table()
-    wait = ("Waiting for the GM to start a contest.", "GM이 대결을 시작하기를 기다리고 있습니다.")
+    wait = ("Waiting for the GM to start a contest.", "GM이 대결을 시작할 때까지 기다리는 중입니다.")
     assert table.lines() == {
         "gm": ("Start a contest: pick both sides in the form below.", "대결을 시작하세요: 아래 양식에서 양편을 고르세요."),
         "ann": wait, "bob": wait, "spectator": wait}
@@ -94,7 +94,7 @@ def test_a_past_contest_names_the_contest_that_closed():
     table.gm.act("end_contest", outcome="비겼다", winner=None)
     table.gm.act("close_contest")
     wait = ("결투 is closed: waiting for the GM to start the next contest.",
-            "결투는 끝났습니다. GM이 다음 대결을 시작하기를 기다리고 있습니다.")  # 투: no final consonant
+            "결투는 끝났습니다. GM이 다음 대결을 시작할 때까지 기다리는 중입니다.")  # 투: no final consonant
     assert table.lines() == {
         "gm": ("결투 is closed: start the next contest in the form below.",
                "결투는 끝났습니다. 아래 양식에서 다음 대결을 시작하세요."),
@@ -102,17 +102,17 @@ def test_a_past_contest_names_the_contest_that_closed():
     table.gm.act("start_contest", name="검술 시합", side_a=[arin.uid], side_b=[mari.uid])
     table.gm.act("end_contest", outcome="끝", winner=0)
     table.gm.act("close_contest")
-    assert table.lines()["ann"][1] == "검술 시합은 끝났습니다. GM이 다음 대결을 시작하기를 기다리고 있습니다."
+    assert table.lines()["ann"][1] == "검술 시합은 끝났습니다. GM이 다음 대결을 시작할 때까지 기다리는 중입니다."
 
 
 # -- setup and choosing --------------------------------------------------------------------------
 def test_setup_a_contest_just_started_with_nothing_to_choose():
     table, arin, mari = duel_in_room()
     assert table.lines() == {
-        "gm": ("Open round 1 for the players, or roll it yourself.", "플레이어에게 1 라운드를 열어 주세요. 직접 굴려도 됩니다."),
-        "ann": ("Waiting for the GM to open round 1.", "GM이 1 라운드를 열기를 기다리고 있습니다."),
+        "gm": ("Open round 1 for the players, or roll it yourself.", "플레이어에게 1라운드를 열어 주세요. 직접 굴려도 됩니다."),
+        "ann": ("Waiting for the GM to open round 1.", "GM이 1라운드를 열 때까지 기다리는 중입니다."),
         "bob": ("You have no character in this contest: watching.", "이 대결에는 당신의 캐릭터가 없습니다. 지켜보는 중입니다."),
-        "spectator": ("Round 1: waiting for the GM.", "1 라운드: GM을 기다리고 있습니다.")}
+        "spectator": ("Round 1: waiting for the GM.", "1라운드: GM을 기다리고 있습니다.")}
     assert table.pages["gm"]._open_round.visible and not table.pages["gm"]._open_round.disabled
 
 
@@ -121,19 +121,19 @@ def test_choosing_clichés_each_person_is_told_whose_choice_it_is():
     lines = table.lines()
     # the GM's own NPC first; Ann's choice is Ann's
     assert lines["gm"] == ("Choose a cliché for 해적 마리.", "해적 마리가 쓸 클리셰를 고르세요.")
-    assert lines["ann"] == ("Your turn: choose a cliché for 기사 아린.", "당신 차례: 기사 아린이 쓸 클리셰를 고르세요.")
+    assert lines["ann"] == ("Your turn: choose a cliché for 기사 아린.", "내 차례: 기사 아린이 쓸 클리셰를 고르세요.")
     assert lines["bob"][0] == "You have no character in this contest: watching."
     assert lines["spectator"] == ("Waiting for a cliché to be chosen for 기사 아린.",
-                                  "기사 아린이 쓸 클리셰를 고르기를 기다리고 있습니다.")
+                                  "기사 아린이 쓸 클리셰를 고를 때까지 기다리는 중입니다.")
     assert table.pages["ann"]._what_now.step.args == {"unit": arin.uid, "cliche": "기사"}
     table.gm.act("choose", unit=mari.uid, cliche="해적")
     lines = table.lines()
     assert lines["gm"] == ("Waiting for a cliché to be chosen for 기사 아린.",
-                           "기사 아린이 쓸 클리셰를 고르기를 기다리고 있습니다.")
+                           "기사 아린이 쓸 클리셰를 고를 때까지 기다리는 중입니다.")
     assert lines["ann"][0] == "Your turn: choose a cliché for 기사 아린."
     # Ann picks in her page's picker: the line moves on, on every page
     table.pages["ann"]._cards[arin.uid]["cliche"].value = "기사"
-    assert table.lines()["ann"] == ("Waiting for the GM to open round 1.", "GM이 1 라운드를 열기를 기다리고 있습니다.")
+    assert table.lines()["ann"] == ("Waiting for the GM to open round 1.", "GM이 1라운드를 열 때까지 기다리는 중입니다.")
 
 
 def test_inappropriate_clichés_wait_for_the_gms_approval():
@@ -146,16 +146,16 @@ def test_inappropriate_clichés_wait_for_the_gms_approval():
                            "기사 아린이 고른 부적합 클리셰 요리사를 승인하거나, 다른 클리셰를 고르게 하세요.")
     assert lines["ann"] == ("Waiting for the GM to approve your inappropriate cliché 요리사 for 기사 아린 "
                             "(or choose another).",
-                            "GM이 기사 아린의 부적합 클리셰 요리사를 승인하기를 기다리고 있습니다 (다른 클리셰를 골라도 됩니다).")
+                            "GM이 기사 아린의 부적합 클리셰 요리사를 승인할 때까지 기다리는 중입니다 (다른 클리셰를 골라도 됩니다).")
     assert lines["spectator"] == ("Waiting for the GM to approve 기사 아린's inappropriate cliché 요리사.",
-                                  "GM이 기사 아린의 부적합 클리셰 요리사를 승인하기를 기다리고 있습니다.")
+                                  "GM이 기사 아린의 부적합 클리셰 요리사를 승인할 때까지 기다리는 중입니다.")
     click(table.pages["gm"]._cards[arin.uid]["approve"])  # the GM's approve button
     lines = table.lines()
     assert lines["gm"] == ("Approve 해적 마리's inappropriate cliché 검술, or ask for another.",
                            "해적 마리가 고른 부적합 클리셰 검술을 승인하거나, 다른 클리셰를 고르게 하세요.")
-    assert lines["spectator"][1] == "GM이 해적 마리의 부적합 클리셰 검술을 승인하기를 기다리고 있습니다."
+    assert lines["spectator"][1] == "GM이 해적 마리의 부적합 클리셰 검술을 승인할 때까지 기다리는 중입니다."
     # Ann's is approved; the round is not open yet
-    assert lines["ann"] == ("Waiting for the GM to open round 1.", "GM이 1 라운드를 열기를 기다리고 있습니다.")
+    assert lines["ann"] == ("Waiting for the GM to open round 1.", "GM이 1라운드를 열 때까지 기다리는 중입니다.")
 
 
 # -- rounds ----------------------------------------------------------------------------------------
@@ -164,17 +164,17 @@ def test_round_not_open_then_open_then_rolled_by_the_player():
     click(table.pages["gm"]._open_round)
     assert table.lines() == {
         "gm": ("Round 1 is open: waiting for the players to roll it (or roll it yourself).",
-               "1 라운드가 열렸습니다. 플레이어가 굴리기를 기다리고 있습니다 (직접 굴려도 됩니다)."),
-        "ann": ("Your turn: round 1 is open, roll it.", "당신 차례: 1 라운드가 열렸습니다. 굴리세요."),
+               "1라운드가 열렸습니다. 플레이어가 굴릴 때까지 기다리는 중입니다 (직접 굴려도 됩니다)."),
+        "ann": ("Your turn: round 1 is open, roll it.", "내 차례: 1라운드가 열렸습니다. 굴리세요."),
         "bob": ("You have no character in this contest: watching.", "이 대결에는 당신의 캐릭터가 없습니다. 지켜보는 중입니다."),
         "spectator": ("Round 1 is open: waiting for the players to roll.",
-                      "1 라운드가 열렸습니다. 플레이어가 굴리기를 기다리고 있습니다.")}
+                      "1라운드가 열렸습니다. 플레이어가 굴릴 때까지 기다리는 중입니다.")}
     assert not table.pages["ann"]._roll.disabled
     click(table.pages["ann"]._roll)
     lines = table.lines()
     assert lines["gm"][0] == "Open round 2 for the players, or roll it yourself."
-    assert lines["ann"] == ("Waiting for the GM to open round 2.", "GM이 2 라운드를 열기를 기다리고 있습니다.")
-    assert lines["spectator"] == ("Round 2: waiting for the GM.", "2 라운드: GM을 기다리고 있습니다.")
+    assert lines["ann"] == ("Waiting for the GM to open round 2.", "GM이 2라운드를 열 때까지 기다리는 중입니다.")
+    assert lines["spectator"] == ("Round 2: waiting for the GM.", "2라운드: GM을 기다리고 있습니다.")
 
 
 def test_a_tie_is_re_rolled_in_the_same_round():
@@ -183,7 +183,7 @@ def test_a_tie_is_re_rolled_in_the_same_round():
     assert table.room.contest.round == 1 and len(table.room.contest.last_roll["attempts"]) == 2
     lines = table.lines()  # one round was played, whatever the attempts: round 2 is next
     assert lines["gm"][0] == "Open round 2 for the players, or roll it yourself."
-    assert lines["spectator"] == ("Round 2: waiting for the GM.", "2 라운드: GM을 기다리고 있습니다.")
+    assert lines["spectator"] == ("Round 2: waiting for the GM.", "2라운드: GM을 기다리고 있습니다.")
 
 
 def test_exchanges_with_several_units_on_a_side():
@@ -194,19 +194,19 @@ def test_exchanges_with_several_units_on_a_side():
     table.gm.act("start_contest", name="싸움", side_a=[arin.uid, tor.uid], side_b=[ogre.uid])
     lines = table.lines()
     assert lines["gm"] == ("Open round 1 for the players, or pick attacker and target for an exchange yourself.",
-                           "플레이어에게 1 라운드를 열어 주세요. 직접 공격과 대상을 골라 맞붙게 해도 됩니다.")
-    assert lines["ann"] == ("Waiting for the GM to open round 1.", "GM이 1 라운드를 열기를 기다리고 있습니다.")
+                           "플레이어에게 1라운드를 열어 주세요. 직접 공격과 대상을 골라 맞붙게 해도 됩니다.")
+    assert lines["ann"] == ("Waiting for the GM to open round 1.", "GM이 1라운드를 열 때까지 기다리는 중입니다.")
     click(table.pages["gm"]._open_round)
     lines = table.lines()
     assert lines["ann"] == ("Your turn: round 1 is open, pick attacker and target for an exchange.",
-                            "당신 차례: 1 라운드가 열렸습니다. 공격과 대상을 골라 맞붙으세요.")
+                            "내 차례: 1라운드가 열렸습니다. 공격과 대상을 골라 맞붙으세요.")
     assert lines["gm"] == ("Round 1: pick attacker and target for the next exchange.",
-                           "1 라운드: 다음 맞붙기의 공격과 대상을 고르세요.")
+                           "1라운드: 다음 맞붙기의 공격과 대상을 고르세요.")
     assert lines["spectator"][0] == "Round 1 is open: waiting for the players to roll."
     table.ann.act("exchange", attacker=arin.uid, target=ogre.uid)  # the round stays open for more exchanges
     lines = table.lines()
     assert lines["gm"] == ("Round 1: play another exchange, or end the round.",
-                           "1 라운드: 맞붙기를 더 하거나 라운드를 끝내세요.")
+                           "1라운드: 맞붙기를 더 하거나 라운드를 끝내세요.")
     table.gm.act("exchange", attacker=tor.uid, target=ogre.uid)  # 바이킹 토르 loses: 2 -> 1
     table.gm.act("end_round")
     lines = table.lines()
@@ -226,7 +226,7 @@ def test_a_unit_defeated_leaves_one_unit_a_side_and_the_rounds_are_rolled_again(
     click(table._end_round)
     # Knight and Viking are still two units: exchanges go on
     assert agree(table, actions) == ("Round 2: pick attacker and target for the next exchange.",
-                                     "2 라운드: 다음 맞붙기의 공격과 대상을 고르세요.")
+                                     "2라운드: 다음 맞붙기의 공격과 대상을 고르세요.")
 
 
 def click_exchange(table, attacker, target):
@@ -246,10 +246,10 @@ def test_two_against_one_down_to_one_against_one_rolls_the_round():
     click_exchange(table, b, c)
     assert contest.is_defeated(b)
     assert agree(table, actions) == ("Round 1: play another exchange, or end the round.",
-                                     "1 라운드: 맞붙기를 더 하거나 라운드를 끝내세요.")
+                                     "1라운드: 맞붙기를 더 하거나 라운드를 끝내세요.")
     click(table._end_round)
     # a notebook's table: nobody else rolls, the GM rolls the round itself
-    assert agree(table, actions) == ("Roll round 2.", "2 라운드를 굴리세요.")
+    assert agree(table, actions) == ("Roll round 2.", "2라운드를 굴리세요.")
 
 
 # -- teams: volunteer window and revenge ---------------------------------------------------------
@@ -282,14 +282,14 @@ def test_a_team_lost_the_round_a_member_may_volunteer_then_the_revenge_bonus():
     assert not table.pages["ann"]._error.visible
     lines = table.lines()
     assert lines["gm"] == ("Open round 2 for the players, or roll it yourself. 원정대 rolls with the revenge bonus.",
-                           "플레이어에게 2 라운드를 열어 주세요. 직접 굴려도 됩니다. 원정대는 복수 보너스를 받고 굴립니다.")
-    assert lines["ann"] == ("Waiting for the GM to open round 2.", "GM이 2 라운드를 열기를 기다리고 있습니다.")
+                           "플레이어에게 2라운드를 열어 주세요. 직접 굴려도 됩니다. 원정대는 복수 보너스를 받고 굴립니다.")
+    assert lines["ann"] == ("Waiting for the GM to open round 2.", "GM이 2라운드를 열 때까지 기다리는 중입니다.")
     assert lines["spectator"] == ("Round 2: waiting for the GM. 원정대 rolls with the revenge bonus.",
-                                  "2 라운드: GM을 기다리고 있습니다. 원정대는 복수 보너스를 받고 굴립니다.")
+                                  "2라운드: GM을 기다리고 있습니다. 원정대는 복수 보너스를 받고 굴립니다.")
     click(table.pages["gm"]._open_round)
     click(table.pages["ann"]._roll)  # won with the bonus: it is used up, and no window opens
     lines = table.lines()
-    assert lines["ann"] == ("Waiting for the GM to open round 3.", "GM이 3 라운드를 열기를 기다리고 있습니다.")
+    assert lines["ann"] == ("Waiting for the GM to open round 3.", "GM이 3라운드를 열 때까지 기다리는 중입니다.")
     assert "revenge" not in lines["gm"][0]
 
 
@@ -297,7 +297,7 @@ def test_the_notebook_table_volunteer_window_and_revenge():
     contest, actions, team, (knight, viking, squire, ogre) = team_vs_ogre(
         rolls=[[1] * 6, [2] * 8, [6, 6, 6, 6, 6, 1, 1, 1, 1], [3] * 8])
     table = ContestTable(actions=actions, lang="en")
-    assert agree(table, actions) == ("Roll round 1.", "1 라운드를 굴리세요.")
+    assert agree(table, actions) == ("Roll round 1.", "1라운드를 굴리세요.")
     click(table._roll)
     assert agree(table, actions)[0] == (f"{team.name} lost the round: a member may volunteer to take the hit "
                                         "before the next roll.")
@@ -316,7 +316,7 @@ def test_contest_ended_the_winners_write_the_fates_then_the_gm_closes_it():
     assert lines["gm"] == ("Contest over: the winners write the fate of 해적 마리 (you may write it, or veto theirs).",
                            "대결이 끝났습니다. 이긴 편이 해적 마리의 운명을 씁니다 (직접 써도 되고, 쓴 운명을 거부해도 됩니다).")
     wait = ("Contest over: waiting for the winners to write the fate of 해적 마리.",
-            "대결이 끝났습니다. 이긴 편이 해적 마리의 운명을 쓰기를 기다리고 있습니다.")
+            "대결이 끝났습니다. 이긴 편이 해적 마리의 운명을 쓸 때까지 기다리는 중입니다.")
     assert lines["spectator"] == wait
     # Bob, whose characters were not in it, is told what everyone watching is told, and that
     not_in = ("None of your characters was in this contest.", "이 대결에는 당신의 캐릭터가 없었습니다.")
@@ -328,7 +328,7 @@ def test_contest_ended_the_winners_write_the_fates_then_the_gm_closes_it():
     assert lines["gm"] == ("Contest over: restore spent dice if you like, then close the contest.",
                            "대결이 끝났습니다. 필요하면 잃은 주사위를 회복시킨 뒤 대결을 닫으세요.")
     assert lines["ann"] == ("Contest over: 기사 아린 won. Waiting for the GM to close the contest.",
-                            "대결이 끝났습니다. 기사 아린이 이겼습니다. GM이 대결을 닫기를 기다리고 있습니다.")
+                            "대결이 끝났습니다. 기사 아린이 이겼습니다. GM이 대결을 닫을 때까지 기다리는 중입니다.")
     over = ("Contest over: 기사 아린 won.", "대결이 끝났습니다. 기사 아린이 이겼습니다.")
     assert lines["spectator"] == over
     assert lines["bob"] == tuple(f"{w} {n}" for w, n in zip(over, not_in))
@@ -342,7 +342,7 @@ def test_a_losing_player_waits_for_the_winners_and_a_vowel_ending_winner_takes_�
     table.gm.act("roll_round")
     lines = table.lines()
     assert lines["ann"] == ("Contest over: waiting for the winners to write the fate of 기사 아린.",
-                            "대결이 끝났습니다. 이긴 편이 기사 아린의 운명을 쓰기를 기다리고 있습니다.")
+                            "대결이 끝났습니다. 이긴 편이 기사 아린의 운명을 쓸 때까지 기다리는 중입니다.")
     # no player won: the GM writes the fate
     assert lines["gm"] == ("Contest over: write the fate of 기사 아린.", "대결이 끝났습니다. 기사 아린의 운명을 쓰세요.")
     table.gm.act("decide_fate", character=arin.uid, text="포로가 되었다")
@@ -354,7 +354,7 @@ def test_an_early_end_without_a_winner():
     table.gm.act("end_contest", outcome="비가 와서 그만뒀다", winner=None)
     lines = table.lines()
     assert lines["ann"] == ("Contest over, without a winner. Waiting for the GM to close the contest.",
-                            "승자 없이 대결이 끝났습니다. GM이 대결을 닫기를 기다리고 있습니다.")
+                            "승자 없이 대결이 끝났습니다. GM이 대결을 닫을 때까지 기다리는 중입니다.")
     assert lines["spectator"] == ("Contest over, without a winner.", "승자 없이 대결이 끝났습니다.")
 
 
@@ -362,10 +362,10 @@ def test_the_notebook_table_to_the_end():
     """A local table (one person, every role): the GM plays, and there is no one to open rounds for."""
     contest, actions, viking, pirate = duel(b=("Pirate", 1), rolls=[[1, 1, 1, 2], [6], [6, 6, 6], [1]])
     table = ContestTable(actions=actions, lang="en")
-    assert agree(table, actions) == ("Roll round 1.", "1 라운드를 굴리세요.")
+    assert agree(table, actions) == ("Roll round 1.", "1라운드를 굴리세요.")
     assert not table._open_round.visible or not table._open_round.disabled
     click(table._roll)
-    assert agree(table, actions) == ("Roll round 2.", "2 라운드를 굴리세요.")
+    assert agree(table, actions) == ("Roll round 2.", "2라운드를 굴리세요.")
     click(table._roll)
     assert agree(table, actions) == ("Contest over: write the fate of Pirate.", "대결이 끝났습니다. Pirate의 운명을 쓰세요.")
     row = table._fate_rows[pirate.uid]
@@ -392,20 +392,20 @@ def test_the_notebook_table_choosing_and_approving():
     assert agree(table, actions) == ("Approve 요리사 보라's inappropriate cliché 칼질, or ask for another.",
                                      "요리사 보라가 고른 부적합 클리셰 칼질을 승인하거나, 다른 클리셰를 고르게 하세요.")
     click(card["approve"])
-    assert agree(table, actions) == ("Roll round 1.", "1 라운드를 굴리세요.")
+    assert agree(table, actions) == ("Roll round 1.", "1라운드를 굴리세요.")
 
 
 # -- the component itself ------------------------------------------------------------------------
 def test_the_line_follows_the_language_and_the_role_of_its_page():
     table, arin, mari = duel_in_room()
     line = WhatNow(actions=table.actions["ann"], lang="ko")
-    assert line.text == "GM이 1 라운드를 열기를 기다리고 있습니다."
+    assert line.text == "GM이 1라운드를 열 때까지 기다리는 중입니다."
     line.lang = "en"
     assert line.text == "Waiting for the GM to open round 1." and "What now" in line._line.object
     line.actions = table.actions["gm"]
     assert line.text == "Open round 1 for the players, or roll it yourself."
     table.pages["ann"].lang = "ko"  # the table hands its language on to its line
-    assert table.pages["ann"]._what_now.text == "GM이 1 라운드를 열기를 기다리고 있습니다."
+    assert table.pages["ann"]._what_now.text == "GM이 1라운드를 열 때까지 기다리는 중입니다."
     assert "지금 할 일" in table.pages["ann"]._what_now._line.object
 
 

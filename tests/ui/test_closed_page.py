@@ -1,0 +1,21 @@
+"""Issue 21 (low): the GM's own page, closed because the GM replaced its link elsewhere, does not say "ask the GM"."""
+
+from raisus_panel.dashboard.room_page import RoomPage
+from raisus_panel.i18n import t
+from raisus_panel.ui._base import md_esc
+from raisus_panel.room import Actor, RoomSession
+from raisus_panel.room.registry import _replaced
+
+from .conftest import room_for_two
+
+
+def test_the_gms_replaced_page_points_to_the_new_link_not_to_the_gm():
+    gm, ann, _, _ = room_for_two()
+    for lang in ("en", "ko"):
+        page = RoomPage(RoomSession(gm.room, Actor.gm()), lang=lang)
+        page._close(_replaced())
+        text = page._layout.objects[0].object
+        assert md_esc(t("dashboard.closed.gm_replaced", lang)) in text and md_esc(t("error.link.replaced", lang)) not in text
+    player = RoomPage(ann, lang="en")
+    player._close(_replaced())
+    assert md_esc(t("error.link.replaced", "en")) in player._layout.objects[0].object  # a player does ask the GM
