@@ -63,6 +63,8 @@ class LinkManager(ComponentBase):
             self._fresh, self._players_heading, self._players,
             sizing_mode="stretch_width", css_classes=["raisus-links"])
         self._watch(self.session.room, self._on_players, "players")
+        # this page's own address, taken now: a click's callback must not rewrite another page's
+        self._location = pn.state.location if self._doc is not None else None
         self._load_revoked()
 
     @property
@@ -117,8 +119,8 @@ class LinkManager(ComponentBase):
         self._clear_error()
         self._shown_links = ("replaced_gm", {"gm": links.url("gm", self._base())})
         self._show_fresh()
-        location = pn.state.location
-        if location is not None:  # this page's address held the old link: a reload would be refused
+        location = self._location
+        if location is not None:  # the server's idea of the address too, which ?lang= is written into
             query = dict(parse_qsl((location.search or "").lstrip("?")))
             location.search = "?" + urlencode({**query, "token": token})
 
@@ -147,7 +149,9 @@ class LinkManager(ComponentBase):
         for role, url in urls.items():  # the same links in another language: the same cards, relabelled
             card = self._cards.get((role, url))
             if card is None:
-                card = LinkCard(role=role, url=url, heading_level=4, actions=self.actions, lang=self.lang)
+                # the new GM link goes into this page's address at once: a reload must open the new link
+                card = LinkCard(role=role, url=url, heading_level=4, actions=self.actions, lang=self.lang,
+                                sets_address=what == "replaced_gm")
             card.lang = self.lang
             cards[(role, url)] = card
             rows.append(card)

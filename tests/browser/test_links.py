@@ -26,11 +26,16 @@ def server(tmp_path_factory):
     room, links = registry.create_room("Friday Risus", gm_name="Gina")
     _, ann = registry.join(links.player, "Ann")
     registry.join(links.player, "서연")
+    # a second room for the locked-out GM (issue 21): its GM link is replaced, its Sam removed
+    room2, links2 = registry.create_room("Long evening", gm_name="Gina")
+    registry.join(links2.player, "Sam")
     store.close()
     server = Server(["apps/dashboard.py"], env={"RAISUS_DB": db, "RAISUS_LANG": "en"}).start()
     base = f"{server.url}/dashboard"
     server.links = {"gm": links.url("gm", base), "player": links.url("player", base),
-                    "spectator": links.url("spectator", base), "ann": f"{base}?token={ann}", "base": base}
+                    "spectator": links.url("spectator", base), "ann": f"{base}?token={ann}", "base": base,
+                    "evening_gm": links2.url("gm", base)}
+    server.db = db
     yield server
     server.kill()
 
@@ -122,3 +127,35 @@ def test_a_room_file_over_the_limit_is_refused_with_its_size_and_the_page_stays_
     button(lobby, "dashboard.lobby.create").click()
     expect(lobby.locator(".raisus-link-gm input")).to_have_value(re.compile(r"\?token=\S+$"))
     shot(lobby, "links-upload-refused")
+
+
+def test_the_gm_keeps_the_seat_after_switching_language_reloading_and_replacing_the_gm_link(server, new_page):
+    """Issue 21, item 2: the address held the old GM token after "Replace my GM link"; a reload locked the GM out."""
+    links = server.links
+    gm = open_room(new_page, links["evening_gm"], "GM · Gina")
+    gm.get_by_role("button", name="ko", exact=True).click()  # the language goes into the address
+    expect(gm).to_have_url(re.compile(r"lang=ko"))
+    gm.reload()
+    ko_gm = i18n.t("role.gm", "ko") + " · Gina"
+    expect(gm.locator(".raisus-room-title").get_by_text(ko_gm)).to_be_visible()
+    gm.locator(".bk-tab", has_text=i18n.t("dashboard.tab.room", "ko")).first.click()
+    gm.get_by_role("button", name=i18n.t("dashboard.links.reissue", "ko")).click()
+    expect(gm.locator(".raisus-fresh-links .raisus-link-player input")).to_have_value(re.compile(r"\?token=\S+$"))
+    gm.get_by_role("button", name=i18n.t("dashboard.links.revoke", "ko", name="Sam")).click()
+    expect(gm.locator(".raisus-links")).to_contain_text(i18n.t("dashboard.links.revoked", "ko", name="Sam"))
+    second = open_room(new_page, links["evening_gm"], "GM · Gina")
+    gm.get_by_role("button", name=i18n.t("dashboard.links.replace_gm", "ko")).click()
+    field = gm.locator(".raisus-fresh-links .raisus-link-gm input")
+    expect(field).to_have_value(re.compile(rf"^{re.escape(links['base'])}\?token=\S+$"))
+    token = field.input_value().partition("token=")[2]
+    closed(second, "error.link.replaced")
+    expect(gm).to_have_url(re.compile(rf"token={re.escape(token)}"))
+    expect(gm).to_have_url(re.compile(r"lang=ko"))
+    shot(gm, "links-replaced-gm-ko")
+    gm.get_by_role("button", name="en", exact=True).click()  # the language rewrites the address again
+    expect(gm).to_have_url(re.compile(r"lang=en"))
+    expect(gm).to_have_url(re.compile(rf"token={re.escape(token)}"))
+    shot(gm, "links-replaced-gm-en")
+    gm.reload()
+    expect(gm.locator(".raisus-room-title").get_by_text("GM · Gina")).to_be_visible()
+    server.evening_gm = f"{links['base']}?token={token}"
