@@ -402,6 +402,32 @@ class RoomRegistry:
         self._close(session.room, "gm", _replaced(), keep=session)
         return token
 
+    def new_gm_link(self, room_id: str) -> str:
+        """A new GM link for a room, for the server's owner (``raisus links ROOM --new-gm``), not a page.
+
+        The way back for a GM who lost their only link: the old GM link stops working and its open
+        pages close, as with :meth:`replace_gm_link`. Returns the new token, shown once.
+        """
+        if not isinstance(room_id, str) or not room_id:
+            raise RuleError("Name the room by its id (the part of a link's token before the dot).",
+                            key="error.link.no_room_id")
+        try:
+            self.store.room_meta(room_id)
+        except UnknownRoom:
+            raise RuleError(f"There is no room {room_id!r} on this store: check the room's id and the store.",
+                            key="error.link.unknown_room", room_id=repr(room_id)) from None
+        token = new_token(room_id)
+
+        def change(auth: dict) -> None:
+            self._retire(auth, auth.get("gm"))
+            auth["gm"] = hash_token(token)
+        with self._lock:
+            self._update_auth(room_id, change)
+        room = self._rooms.get(room_id)  # pages of other processes close when the store tells them
+        if room is not None:
+            self._close(room, "gm", _replaced())
+        return token
+
     def revoke_player(self, session: RoomSession, player_id: str) -> int:
         """Revoke a joined player's personal link: their open pages close, the link is refused from now on.
 

@@ -29,12 +29,14 @@ def server(tmp_path_factory):
     # a second room for the locked-out GM (issue 21): its GM link is replaced, its Sam removed
     room2, links2 = registry.create_room("Long evening", gm_name="Gina")
     registry.join(links2.player, "Sam")
+    lost, lost_links = registry.create_room("Lost seat", gm_name="Gina")  # its GM link is replaced by the owner
     store.close()
     server = Server(["apps/dashboard.py"], env={"RAISUS_DB": db, "RAISUS_LANG": "en"}).start()
     base = f"{server.url}/dashboard"
     server.links = {"gm": links.url("gm", base), "player": links.url("player", base),
                     "spectator": links.url("spectator", base), "ann": f"{base}?token={ann}", "base": base,
-                    "evening_gm": links2.url("gm", base)}
+                    "evening_gm": links2.url("gm", base), "lost_gm": lost_links.url("gm", base)}
+    server.lost_room = lost.room_id
     server.db = db
     yield server
     server.kill()
@@ -158,4 +160,21 @@ def test_the_gm_keeps_the_seat_after_switching_language_reloading_and_replacing_
     shot(gm, "links-replaced-gm-en")
     gm.reload()
     expect(gm.locator(".raisus-room-title").get_by_text("GM · Gina")).to_be_visible()
-    server.evening_gm = f"{links['base']}?token={token}"
+
+
+def test_the_servers_owner_gives_a_locked_out_gm_a_new_link_from_the_shell(server, new_page):
+    """Issue 21, item 2: ``raisus links ROOM --new-gm`` on the served store; the printed link opens the GM's seat."""
+    import subprocess
+    import sys
+
+    links = server.links
+    done = subprocess.run([sys.executable, "-m", "raisus_panel.cli", "links", server.lost_room, "--new-gm",
+                           "--db", server.db, "--url", links["base"]], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    new_link = done.stdout.strip().splitlines()[-1]
+    assert new_link.startswith(links["base"] + "?token=") and new_link != links["lost_gm"]
+    open_room(new_page, new_link, "GM · Gina")
+    old = new_page(links["lost_gm"])
+    expect(old.locator(".raisus-refused")).to_contain_text(t("error.link.replaced"))
+    token = new_link.partition("token=")[2]
+    assert token not in server.log.read_text(errors="replace")  # never logged
