@@ -18,6 +18,8 @@ from raisus_panel.ui._base import HTML, ComponentBase, esc
 
 #: The roles a link is made for, in the order they are handed out.
 ROLES = ("gm", "player", "spectator")
+#: A joined player's own link, made again by the GM (not handed out at a room's creation).
+PERSONAL = "personal"
 
 #: Pixels per QR module, and the quiet zone around the code in modules (4 is what scanners expect).
 QR_SCALE = 4
@@ -164,8 +166,9 @@ class LinkCard(ComponentBase):
         The level of the card's title (3 in the lobby, under its h2; 4 on the Room tab).
     """
 
-    role = param.Selector(default="player", objects=list(ROLES), doc="""
-        Whose link it is: "gm" (the GM's seat), "player" (the players' invitation) or "spectator".""")
+    role = param.Selector(default="player", objects=[*ROLES, PERSONAL], doc="""
+        Whose link it is: "gm" (the GM's seat), "player" (the players' invitation), "spectator", or
+        "personal" (one joined player's own link).""")
 
     url = param.String(default="", doc="""
         The link (with its secret token): shown, copied and drawn as a QR code.""")

@@ -30,6 +30,10 @@ def server(tmp_path_factory):
     room2, links2 = registry.create_room("Long evening", gm_name="Gina")
     registry.join(links2.player, "Sam")
     lost, lost_links = registry.create_room("Lost seat", gm_name="Gina")  # its GM link is replaced by the owner
+    back, back_links = registry.create_room("Comeback", gm_name="Gina")  # Sam is removed and comes back
+    sam, _ = registry.join(back_links.player, "Sam")
+    registry.join(back_links.player, "Ann")
+    sam.act("create_character", uid="olaf", name="Olaf", cliches=[{"name": "Viking", "rating": 4}])
     store.close()
     server = Server(["apps/dashboard.py"], env={"RAISUS_DB": db, "RAISUS_LANG": "en"}).start()
     base = f"{server.url}/dashboard"
@@ -37,6 +41,7 @@ def server(tmp_path_factory):
                     "spectator": links.url("spectator", base), "ann": f"{base}?token={ann}", "base": base,
                     "evening_gm": links2.url("gm", base), "lost_gm": lost_links.url("gm", base)}
     server.lost_room = lost.room_id
+    server.links["back_gm"] = back_links.url("gm", base)
     server.db = db
     yield server
     server.kill()
@@ -178,3 +183,34 @@ def test_the_servers_owner_gives_a_locked_out_gm_a_new_link_from_the_shell(serve
     expect(old.locator(".raisus-refused")).to_contain_text(t("error.link.replaced"))
     token = new_link.partition("token=")[2]
     assert token not in server.log.read_text(errors="replace")  # never logged
+
+
+def test_a_removed_player_gets_a_new_personal_link_and_the_gm_hands_their_character_on(server, new_page):
+    """Issue 21, item 9: the GM reissues a removed player's own link; a character changes hands."""
+    gm = open_room(new_page, server.links["back_gm"], "GM · Gina")
+    tab(gm, "dashboard.tab.room")
+    button(gm, "dashboard.links.revoke", name="Sam").click()
+    expect(gm.locator(".raisus-links")).to_contain_text(t("dashboard.links.revoked", name="Sam"))
+    button(gm, "dashboard.links.personal", name="Sam").click()
+    expect(gm.locator(".raisus-links")).to_contain_text(t("dashboard.links.personal_made", name="Sam"))
+    field = gm.locator(".raisus-fresh-links .raisus-link-personal input")
+    expect(field).to_have_value(re.compile(rf"^{re.escape(server.links['base'])}\?token=\S+$"))
+    expect(button(gm, "dashboard.links.revoke", name="Sam")).to_be_enabled()  # no longer marked removed
+    sam = open_room(new_page, field.input_value(), "player · Sam")
+    expect(gm.locator(".raisus-presence")).to_contain_text("Sam (player)")
+    shot(gm, "links-personal-en")
+
+    gm.locator(".raisus-hand-character select").select_option(label="Olaf (Sam)")
+    gm.locator(".raisus-hand-to select").select_option(label="Ann")
+    button(gm, "dashboard.links.hand_button").click()
+    expect(gm.locator(".raisus-links")).to_contain_text(t("dashboard.links.handed", name="Olaf", to="Ann"))
+    expect(gm.locator(".raisus-hand-character select")).to_contain_text("Olaf (Ann)")
+    tab(sam, "dashboard.tab.characters")
+    expect(sam.locator("table.raisus-roster")).to_contain_text("Ann")
+    gm.get_by_role("button", name="ko", exact=True).click()
+    expect(gm.locator(".raisus-links")).to_contain_text(i18n.t("dashboard.links.hand", "ko"))
+    expect(gm.locator(".raisus-links")).to_contain_text(i18n.t("dashboard.links.handed", "ko", name="Olaf", to="Ann"))
+    expect(gm.get_by_role("button", name=i18n.t("dashboard.links.personal", "ko", name="Sam"))).to_be_visible()
+    expect(gm.locator(".raisus-links")).to_contain_text(i18n.t("dashboard.links.personal_made", "ko", name="Sam"))
+    expect(gm.locator(".raisus-presence")).to_contain_text(i18n.t("dashboard.presence", "ko"))
+    shot(gm, "links-personal-ko")
