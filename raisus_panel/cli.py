@@ -4,7 +4,9 @@ Thin wrappers: ``raisus serve`` serves the dashboard (``/dashboard``) with Panel
 SQLite store, or on a Redis store shared by several processes (``--store redis://... --num-procs N``);
 ``raisus replay FILE`` loads a contest save and prints what happened; ``raisus report FILE -o
 game.html`` writes the session report of a room export or a contest save; ``raisus verify FILE``
-recomputes every committed die of a contest save or a room export and prints one line per contest, then a summary line per part.
+recomputes every committed die of a contest save or a room export and prints one line per contest,
+then a summary line per part;
+``raisus links ROOM --new-gm`` gives the server's owner a new GM link for a room whose GM lost theirs.
 """
 
 from __future__ import annotations
@@ -89,6 +91,34 @@ def _serve(args: argparse.Namespace) -> int:
              # a room file within the upload limit must fit in one message, or the page is cut off
              websocket_max_message_size=websocket_max_message_size(limits().max_upload_bytes),
              num_procs=args.num_procs, use_xheaders=args.use_xheaders, **auth)
+    return 0
+
+
+def _links(args: argparse.Namespace) -> int:
+    """A new GM link for a room on the store, printed on this terminal only (never logged)."""
+    from raisus_panel.room import RoomRegistry
+    from raisus_panel.room.registry import RoomLinks
+    from raisus_panel.room.store_url import open_store
+    from raisus_panel.rules import RuleError
+
+    if not args.new_gm:
+        print("raisus links: say what to do: --new-gm (a new GM link; the old one stops working).", file=sys.stderr)
+        return 2
+    try:
+        store = open_store(args.store or str(Path(args.db).resolve()))
+    except RuleError as exc:
+        print(f"raisus links: {exc}", file=sys.stderr)
+        return 2
+    try:
+        token = RoomRegistry(store).new_gm_link(args.room)
+    except RuleError as exc:
+        print(f"raisus links: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        store.close()
+    base = args.url.rstrip("/")
+    print(f"New GM link for room {args.room} (the old GM link no longer works; keep this one secret):")
+    print(RoomLinks(args.room, token, "", "").url("gm", base))
     return 0
 
 
@@ -243,7 +273,18 @@ def main(argv: list[str] | None = None) -> int:
                                           "exit 0 when all verify (or are not revealed yet), 1 when one does not, 2 when the file is no game log")
     check.add_argument("file")
     check.add_argument("--lang", choices=["ko", "en"], help="language of the report (default: en)")
+    links = sub.add_parser("links", help="manage a room's links from the server: --new-gm gives its GM a new link")
+    links.add_argument("room", help="the room's id (the part of a link's token before the dot)")
+    links.add_argument("--new-gm", action="store_true", help="a new GM link; the old GM link stops working")
+    links.add_argument("--db", default=os.environ.get("RAISUS_DB", DEFAULT_DB),
+                       help=f"the SQLite file, as for raisus serve (default: RAISUS_DB, else {DEFAULT_DB})")
+    links.add_argument("--store", default=os.environ.get("RAISUS_STORE") or None, metavar="URL",
+                       help="redis://HOST:PORT/DB or sqlite:///FILE, as for raisus serve (default: RAISUS_STORE, else --db)")
+    links.add_argument("--url", default="http://localhost:5006/dashboard",
+                       help="the dashboard's address the link is built on (default: http://localhost:5006/dashboard)")
     args = parser.parse_args(argv)
+    if args.command == "links":
+        return _links(args)
     if args.command == "serve":
         return _serve(args)
     if args.command == "report":

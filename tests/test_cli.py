@@ -156,3 +156,46 @@ def test_a_round_undone_in_the_room_still_verifies(tmp_path, capsys):
     path.write_text(room.export_json(), encoding="utf-8")
     assert cli.main(["verify", str(path)]) == 0
     assert capsys.readouterr().out.splitlines()[0].startswith("Duel: verified (")
+
+
+# -- raisus links ROOM --new-gm (issue 21): the server's owner gives a locked-out GM a new link ------------------
+
+def test_links_new_gm_issues_a_working_gm_link_and_retires_the_old_one_on_a_real_sqlite_file(tmp_path):
+    from raisus_panel.room import RoomRegistry, SQLiteStore
+    from raisus_panel.room.roles import PermissionDenied
+
+    db = str(tmp_path / "raisus.sqlite")
+    store = SQLiteStore(db)
+    room, links = RoomRegistry(store).create_room("Long evening", gm_name="Gina")
+    store.close()
+    done = subprocess.run([sys.executable, "-m", "raisus_panel.cli", "links", room.room_id, "--new-gm", "--db", db,
+                           "--url", "http://table.example/dashboard"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    link = done.stdout.strip().splitlines()[-1]
+    assert link.startswith("http://table.example/dashboard?token=")
+    token = link.partition("token=")[2]
+    assert token != links.gm and token.startswith(room.room_id + ".")
+    registry = RoomRegistry(SQLiteStore(db))
+    session = registry.open_session(token)
+    assert session.actor.is_gm and session.actor.name == "Gina"
+    with pytest.raises(PermissionDenied) as refused:
+        registry.open_session(links.gm)
+    assert refused.value.key == "error.link.replaced"
+    # the other links still work
+    assert registry.resolve(links.spectator)[1].value == "spectator"
+
+
+def test_links_new_gm_refuses_an_unknown_room_and_a_missing_action_and_changes_nothing(tmp_path, capsys):
+    from raisus_panel.room import RoomRegistry, SQLiteStore
+
+    db = str(tmp_path / "raisus.sqlite")
+    store = SQLiteStore(db)
+    room, links = RoomRegistry(store).create_room("Long evening")
+    store.close()
+    assert cli.main(["links", "nosuchroom", "--new-gm", "--db", db]) == 2
+    err = capsys.readouterr().err
+    assert "There is no room 'nosuchroom' on this store" in err and "Traceback" not in err
+    assert cli.main(["links", room.room_id, "--db", db]) == 2
+    assert "--new-gm" in capsys.readouterr().err
+    assert RoomRegistry(SQLiteStore(db)).open_session(links.gm).actor.is_gm  # still the GM's link

@@ -18,6 +18,8 @@ from raisus_panel.ui._base import HTML, ComponentBase, esc
 
 #: The roles a link is made for, in the order they are handed out.
 ROLES = ("gm", "player", "spectator")
+#: A joined player's own link, made again by the GM (not handed out at a room's creation).
+PERSONAL = "personal"
 
 #: Pixels per QR module, and the quiet zone around the code in modules (4 is what scanners expect).
 QR_SCALE = 4
@@ -60,6 +62,12 @@ class LinkField(JSComponent):
     selected_label = param.String(default="Selected: copy it", doc="""
         Shown when the browser refused to copy: the link is selected, to copy by hand.""")
 
+    sets_address = param.Boolean(default=False, doc="""
+        Put this link's token into the page's own address as soon as the link is shown (the GM's new
+        link, on the page that replaced it): a reload then opens the new link, whatever else the page
+        was doing. The browser does it itself, not through Panel's location, whose update waits until
+        the page's document is idle and follows the server's idea of the address.""")
+
     _esm = """
     export function render({ model }) {
       const box = document.createElement("div");
@@ -94,6 +102,15 @@ class LinkField(JSComponent):
           button.textContent = model.copy_label;
         }, 2500);
       };
+      const toAddress = () => {
+        if (!model.sets_address || !model.url) return;
+        const token = new URL(model.url, window.location.href).searchParams.get("token");
+        if (!token) return;
+        const here = new URL(window.location.href);
+        if (here.searchParams.get("token") === token) return;
+        here.searchParams.set("token", token);  // ?lang= and the rest of the address stay
+        window.history.replaceState(window.history.state, "", here.href);
+      };
       const selectAll = () => { input.focus(); input.setSelectionRange(0, input.value.length); };
 
       button.addEventListener("click", async () => {
@@ -109,7 +126,9 @@ class LinkField(JSComponent):
       });
       input.addEventListener("focus", () => input.setSelectionRange(0, input.value.length));
       for (const name of ["url", "label", "copy_label"]) model.on(name, show);
+      model.on("url", toAddress);
       show();
+      toAddress();
       return box;
     }
     """
@@ -147,8 +166,9 @@ class LinkCard(ComponentBase):
         The level of the card's title (3 in the lobby, under its h2; 4 on the Room tab).
     """
 
-    role = param.Selector(default="player", objects=list(ROLES), doc="""
-        Whose link it is: "gm" (the GM's seat), "player" (the players' invitation) or "spectator".""")
+    role = param.Selector(default="player", objects=[*ROLES, PERSONAL], doc="""
+        Whose link it is: "gm" (the GM's seat), "player" (the players' invitation), "spectator", or
+        "personal" (one joined player's own link).""")
 
     url = param.String(default="", doc="""
         The link (with its secret token): shown, copied and drawn as a QR code.""")
@@ -156,9 +176,12 @@ class LinkCard(ComponentBase):
     heading_level = param.Integer(default=3, bounds=(2, 6), doc="""
         The HTML heading level of the card's title, to fit the page it is on.""")
 
+    sets_address = param.Boolean(default=False, doc="""
+        Put the link's token into this page's address (see :attr:`LinkField.sets_address`).""")
+
     def _build(self) -> None:
         self._text = HTML(sizing_mode="stretch_width", margin=(0, 10), css_classes=["raisus-link-text"])
-        self._field = LinkField(url=self.url, sizing_mode="stretch_width", margin=(0, 10, 10, 10),
+        self._field = LinkField(url=self.url, sets_address=self.sets_address, sizing_mode="stretch_width", margin=(0, 10, 10, 10),
                                 css_classes=[f"raisus-link-{self.role}"])
         self._qr = HTML(css_classes=["raisus-qr"], margin=(5, 10))
         self._layout = pn.FlexBox(

@@ -51,6 +51,13 @@ class LinkManager(ComponentBase):
         self._fresh = pn.Column(sizing_mode="stretch_width", css_classes=["raisus-fresh-links"])
         self._players_heading = HTML(sizing_mode="stretch_width")
         self._players = pn.Column(sizing_mode="stretch_width", css_classes=["raisus-players"])
+        self._rows: dict[str, tuple] = {}  # player id -> (label, remove, new link, row): kept, changed in place
+        # hand a character to another player (or to the GM, as an NPC): the room's update_character
+        self._hand_heading = HTML(sizing_mode="stretch_width")
+        self._hand_char = pn.widgets.Select(width=240, css_classes=["raisus-hand-character"])
+        self._hand_to = pn.widgets.Select(width=240, css_classes=["raisus-hand-to"])
+        self._hand = pn.widgets.Button(**style("primary", outline=True), css_classes=["raisus-hand"])
+        self._hand.on_click(lambda e: self._do_hand())
         self._shown_links: tuple[str, dict[str, str]] | None = None  # what, {role: url}: shown once
         self._cards: dict[tuple[str, str], LinkCard] = {}  # (role, url) -> the card showing it
         self._revoked: set[str] = set()
@@ -60,9 +67,14 @@ class LinkManager(ComponentBase):
             # rows that wrap: on a phone the help goes under its button
             pn.FlexBox(self._reissue, self._reissue_help, flex_wrap="wrap", align_items="center"),
             pn.FlexBox(self._replace, self._replace_help, flex_wrap="wrap", align_items="center"),
-            self._fresh, self._players_heading, self._players,
+            self._fresh, self._players_heading, self._players, self._hand_heading,
+            pn.FlexBox(self._hand_char, self._hand_to, self._hand, flex_wrap="wrap", align_items="end"),
             sizing_mode="stretch_width", css_classes=["raisus-links"])
         self._watch(self.session.room, self._on_players, "players")
+        # a character changes hands in place (``seq``): only the picker is redrawn for it
+        self._watch(self.session.room, self._on_characters, "characters", "seq")
+        # this page's own address, taken now: a click's callback must not rewrite another page's
+        self._location = pn.state.location if self._doc is not None else None
         self._load_revoked()
 
     @property
@@ -75,8 +87,12 @@ class LinkManager(ComponentBase):
         except Exception:  # the list only marks who was removed: never break the tab for it
             self._revoked = set()
 
+    def _on_characters(self, *_) -> None:
+        self._schedule(self._show_hand)
+
     def _on_players(self, *_) -> None:
         self._schedule(self._show_players)
+        self._schedule(self._show_hand)
 
     def _relabel(self) -> None:
         self._heading.object = (f"<h3>{esc(self._t('dashboard.links.title'))}</h3>"
@@ -86,11 +102,15 @@ class LinkManager(ComponentBase):
         self._replace.name = self._t("dashboard.links.replace_gm")
         self._replace_help.object = f"<small>{esc(self._t('dashboard.links.replace_gm_help'))}</small>"
         self._players_heading.object = f"<h4>{esc(self._t('dashboard.links.players'))}</h4>"
+        self._hand_heading.object = (f"<h4>{esc(self._t('dashboard.links.hand'))}</h4>"
+                                     f"<p><small>{esc(self._t('dashboard.links.hand_help'))}</small></p>")
+        self._hand.name = self._t("dashboard.links.hand_button")
         if self._notice is not None:
             key, fields = self._notice
             self._info.param.update(object=md_esc(self._t(key, **fields)), visible=True)
         self._show_fresh()
         self._show_players()
+        self._show_hand()
 
     # -- actions ----------------------------------------------------------------------------------
     def _base(self) -> str:
@@ -117,10 +137,40 @@ class LinkManager(ComponentBase):
         self._clear_error()
         self._shown_links = ("replaced_gm", {"gm": links.url("gm", self._base())})
         self._show_fresh()
-        location = pn.state.location
-        if location is not None:  # this page's address held the old link: a reload would be refused
+        location = self._location
+        if location is not None:  # the server's idea of the address too, which ?lang= is written into
             query = dict(parse_qsl((location.search or "").lstrip("?")))
             location.search = "?" + urlencode({**query, "token": token})
+
+    def _do_personal(self, player_id: str) -> None:
+        name = self.session.room.players.get(player_id, player_id)
+        try:
+            token = self._registry.reissue_player_link(self.session, player_id)
+        except Exception as exc:
+            self._show_error(exc)
+            return
+        self._clear_error()
+        self._revoked.discard(player_id)
+        self._notice = None
+        self._info.visible = False
+        base = self._base()
+        self._shown_links = ("personal_made", {"personal": f"{base}{'&' if '?' in base else '?'}token={token}"},
+                             {"name": name})
+        self._show_fresh()
+        self._show_players()
+
+    def _do_hand(self) -> None:
+        uid, owner = self._hand_char.value, self._hand_to.value
+        try:
+            self.actions.act("update_character", uid=uid, owner=owner or "")
+        except Exception as exc:  # refused (a contest holds it, the same owner): the reason is shown
+            self._show_error(exc)
+            return
+        self._clear_error()
+        char = self.actions.character(uid)
+        to = self.session.room.players.get(owner, "") if owner else self._t("dashboard.npc")
+        self._notice = ("dashboard.links.handed", {"name": char.name if char else uid, "to": to})
+        self._info.param.update(object=md_esc(self._t(self._notice[0], **self._notice[1])), visible=True)
 
     def _do_revoke(self, player_id: str) -> None:
         name = self.session.room.players.get(player_id, player_id)
@@ -140,14 +190,17 @@ class LinkManager(ComponentBase):
         if self._shown_links is None:
             self._fresh.objects = []
             return
-        what, urls = self._shown_links
-        rows = [pn.pane.Alert(md_esc(self._t(f"dashboard.links.{what}")), alert_type="warning",
+        what, urls, *fields = self._shown_links
+        rows = [pn.pane.Alert(md_esc(self._t(f"dashboard.links.{what}", **(fields[0] if fields else {}))),
+                              alert_type="warning",
                               sizing_mode="stretch_width", stylesheets=[WARNING_CSS])]
         cards = {}
         for role, url in urls.items():  # the same links in another language: the same cards, relabelled
             card = self._cards.get((role, url))
             if card is None:
-                card = LinkCard(role=role, url=url, heading_level=4, actions=self.actions, lang=self.lang)
+                # the new GM link goes into this page's address at once: a reload must open the new link
+                card = LinkCard(role=role, url=url, heading_level=4, actions=self.actions, lang=self.lang,
+                                sets_address=what == "replaced_gm")
             card.lang = self.lang
             cards[(role, url)] = card
             rows.append(card)
@@ -155,20 +208,47 @@ class LinkManager(ComponentBase):
         self._fresh.objects = rows
 
     def _show_players(self) -> None:
+        """One row per joined player, made once and then changed in place.
+
+        Rows made anew on every change left a click on a button the page had just replaced
+        unanswered (and a patch carrying a model twice): the buttons stay, their labels change.
+        """
         players = self.session.room.players
         if not players:
             self._players.objects = [HTML(f"<p>{esc(self._t('dashboard.links.no_players'))}</p>")]
             return
         rows = []
         for player_id, name in players.items():
+            row = self._rows.get(player_id)
+            if row is None:
+                label = HTML(width=220)
+                revoke = pn.widgets.Button(**style("danger", outline=True), css_classes=["raisus-revoke"])
+                revoke.on_click(lambda e, pid=player_id: self._do_revoke(pid))
+                personal = pn.widgets.Button(**style("light", outline=True), css_classes=["raisus-personal"])
+                personal.on_click(lambda e, pid=player_id: self._do_personal(pid))
+                row = self._rows[player_id] = (label, revoke, personal,
+                                               pn.FlexBox(label, revoke, personal, flex_wrap="wrap",
+                                                          align_items="center"))
+            label, revoke, personal, box = row
             removed = player_id in self._revoked
-            label = f"<b>{esc(name)}</b>" + (f" <i>({esc(self._t('dashboard.links.removed'))})</i>" if removed else "")
-            button = pn.widgets.Button(name=self._t("dashboard.links.revoke", name=name), disabled=removed,
-                                       **style("danger", outline=True), css_classes=["raisus-revoke"])
-            button.on_click(lambda e, pid=player_id: self._do_revoke(pid))
-            self._tip(button, self._t("dashboard.links.revoke_help"))
-            rows.append(pn.FlexBox(HTML(label, width=220), button, flex_wrap="wrap", align_items="center"))
-        self._players.objects = rows
+            label.object = f"<b>{esc(name)}</b>" + (
+                f" <i>({esc(self._t('dashboard.links.removed'))})</i>" if removed else "")
+            revoke.param.update(name=self._t("dashboard.links.revoke", name=name), disabled=removed)
+            self._tip(revoke, self._t("dashboard.links.revoke_help"))
+            personal.name = self._t("dashboard.links.personal", name=name)
+            self._tip(personal, self._t("dashboard.links.personal_help"))
+            rows.append(box)
+        if [id(r) for r in rows] != [id(o) for o in self._players.objects]:
+            self._players.objects = rows
+
+    def _show_hand(self) -> None:
+        room = self.session.room
+        chars = {f"{c.name} ({room.players.get(c.owner, '') if c.owner else self._t('dashboard.npc')})": c.uid
+                 for c in room.characters}
+        people = {**{name: pid for pid, name in room.players.items()}, self._t("dashboard.npc"): ""}
+        self._hand_char.param.update(options=chars, name=self._t("dashboard.links.hand_character"))
+        self._hand_to.param.update(options=people, name=self._t("dashboard.links.hand_to"))
+        self._hand.disabled = not chars
 
     def __panel__(self):
         return self._layout

@@ -407,6 +407,32 @@ class RoomRegistry:
         self._close(session.room, "gm", _replaced(), keep=session)
         return token
 
+    def new_gm_link(self, room_id: str) -> str:
+        """A new GM link for a room, for the server's owner (``raisus links ROOM --new-gm``), not a page.
+
+        The way back for a GM who lost their only link: the old GM link stops working and its open
+        pages close, as with :meth:`replace_gm_link`. Returns the new token, shown once.
+        """
+        if not isinstance(room_id, str) or not room_id:
+            raise RuleError("Name the room by its id (the part of a link's token before the dot).",
+                            key="error.link.no_room_id")
+        try:
+            self.store.room_meta(room_id)
+        except UnknownRoom:
+            raise RuleError(f"There is no room {room_id!r} on this store: check the room's id and the store.",
+                            key="error.link.unknown_room", room_id=repr(room_id)) from None
+        token = new_token(room_id)
+
+        def change(auth: dict) -> None:
+            self._retire(auth, auth.get("gm"))
+            auth["gm"] = hash_token(token)
+        with self._lock:
+            self._update_auth(room_id, change)
+        room = self._rooms.get(room_id)  # pages of other processes close when the store tells them
+        if room is not None:
+            self._close(room, "gm", _replaced())
+        return token
+
     def revoke_player(self, session: RoomSession, player_id: str) -> int:
         """Revoke a joined player's personal link: their open pages close, the link is refused from now on.
 
@@ -428,6 +454,36 @@ class RoomRegistry:
         with self._lock:
             self._update_auth(room.room_id, change)
         return self._close(room, f"player:{player_id}", _revoked())
+
+    def reissue_player_link(self, session: RoomSession, player_id: str) -> str:
+        """A new personal link for a player who lost theirs, or whom the GM removed and takes back.
+
+        The same player (their name, their characters) comes back with it; every older personal
+        link of theirs stops working ("replaced") and its open pages close. Returns the new token,
+        shown once to the GM, who hands it to the player.
+        """
+        self._gm_only(session)
+        room = session.room
+        if not isinstance(player_id, str) or player_id not in room.players:
+            raise RuleError(f"There is no player with id {player_id!r} in this room: reload the page to see who "
+                            "joined.", key="error.link.no_player", player_id=repr(player_id))
+        token = new_token(room.room_id)
+
+        def change(auth: dict) -> None:
+            players = dict(auth.get("players") or {})
+            old = [digest for digest, pid in players.items() if pid == player_id]
+            players = {d: pid for d, pid in players.items() if pid != player_id}
+            players[hash_token(token)] = player_id
+            auth["players"] = players
+            # their removal is over: their old links say "replaced", not "removed"
+            revoked = auth.get("revoked") or {}
+            old += [d for d, pid in revoked.items() if pid == player_id]
+            auth["revoked"] = {d: pid for d, pid in revoked.items() if pid != player_id}
+            self._retire(auth, *old)
+        with self._lock:
+            self._update_auth(room.room_id, change)
+        self._close(room, f"player:{player_id}", _replaced())
+        return token
 
     def revoked_players(self, room_id: str) -> set[str]:
         """The ids of the players whose links the GM revoked (and who hold no link since)."""

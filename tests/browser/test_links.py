@@ -26,11 +26,23 @@ def server(tmp_path_factory):
     room, links = registry.create_room("Friday Risus", gm_name="Gina")
     _, ann = registry.join(links.player, "Ann")
     registry.join(links.player, "서연")
+    # a second room for the locked-out GM (issue 21): its GM link is replaced, its Sam removed
+    room2, links2 = registry.create_room("Long evening", gm_name="Gina")
+    registry.join(links2.player, "Sam")
+    lost, lost_links = registry.create_room("Lost seat", gm_name="Gina")  # its GM link is replaced by the owner
+    back, back_links = registry.create_room("Comeback", gm_name="Gina")  # Sam is removed and comes back
+    sam, _ = registry.join(back_links.player, "Sam")
+    registry.join(back_links.player, "Ann")
+    sam.act("create_character", uid="olaf", name="Olaf", cliches=[{"name": "Viking", "rating": 4}])
     store.close()
     server = Server(["apps/dashboard.py"], env={"RAISUS_DB": db, "RAISUS_LANG": "en"}).start()
     base = f"{server.url}/dashboard"
     server.links = {"gm": links.url("gm", base), "player": links.url("player", base),
-                    "spectator": links.url("spectator", base), "ann": f"{base}?token={ann}", "base": base}
+                    "spectator": links.url("spectator", base), "ann": f"{base}?token={ann}", "base": base,
+                    "evening_gm": links2.url("gm", base), "lost_gm": lost_links.url("gm", base)}
+    server.lost_room = lost.room_id
+    server.links["back_gm"] = back_links.url("gm", base)
+    server.db = db
     yield server
     server.kill()
 
@@ -122,3 +134,83 @@ def test_a_room_file_over_the_limit_is_refused_with_its_size_and_the_page_stays_
     button(lobby, "dashboard.lobby.create").click()
     expect(lobby.locator(".raisus-link-gm input")).to_have_value(re.compile(r"\?token=\S+$"))
     shot(lobby, "links-upload-refused")
+
+
+def test_the_gm_keeps_the_seat_after_switching_language_reloading_and_replacing_the_gm_link(server, new_page):
+    """Issue 21, item 2: the address held the old GM token after "Replace my GM link"; a reload locked the GM out."""
+    links = server.links
+    gm = open_room(new_page, links["evening_gm"], "GM · Gina")
+    gm.get_by_role("button", name="ko", exact=True).click()  # the language goes into the address
+    expect(gm).to_have_url(re.compile(r"lang=ko"))
+    gm.reload()
+    ko_gm = i18n.t("role.gm", "ko") + " · Gina"
+    expect(gm.locator(".raisus-room-title").get_by_text(ko_gm)).to_be_visible()
+    gm.locator(".bk-tab", has_text=i18n.t("dashboard.tab.room", "ko")).first.click()
+    gm.get_by_role("button", name=i18n.t("dashboard.links.reissue", "ko")).click()
+    expect(gm.locator(".raisus-fresh-links .raisus-link-player input")).to_have_value(re.compile(r"\?token=\S+$"))
+    gm.get_by_role("button", name=i18n.t("dashboard.links.revoke", "ko", name="Sam")).click()
+    expect(gm.locator(".raisus-links")).to_contain_text(i18n.t("dashboard.links.revoked", "ko", name="Sam"))
+    second = open_room(new_page, links["evening_gm"], "GM · Gina")
+    gm.get_by_role("button", name=i18n.t("dashboard.links.replace_gm", "ko")).click()
+    field = gm.locator(".raisus-fresh-links .raisus-link-gm input")
+    expect(field).to_have_value(re.compile(rf"^{re.escape(links['base'])}\?token=\S+$"))
+    token = field.input_value().partition("token=")[2]
+    closed(second, "error.link.replaced")
+    expect(gm).to_have_url(re.compile(rf"token={re.escape(token)}"))
+    expect(gm).to_have_url(re.compile(r"lang=ko"))
+    shot(gm, "links-replaced-gm-ko")
+    gm.get_by_role("button", name="en", exact=True).click()  # the language rewrites the address again
+    expect(gm).to_have_url(re.compile(r"lang=en"))
+    expect(gm).to_have_url(re.compile(rf"token={re.escape(token)}"))
+    shot(gm, "links-replaced-gm-en")
+    gm.reload()
+    expect(gm.locator(".raisus-room-title").get_by_text("GM · Gina")).to_be_visible()
+
+
+def test_the_servers_owner_gives_a_locked_out_gm_a_new_link_from_the_shell(server, new_page):
+    """Issue 21, item 2: ``raisus links ROOM --new-gm`` on the served store; the printed link opens the GM's seat."""
+    import subprocess
+    import sys
+
+    links = server.links
+    done = subprocess.run([sys.executable, "-m", "raisus_panel.cli", "links", server.lost_room, "--new-gm",
+                           "--db", server.db, "--url", links["base"]], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    new_link = done.stdout.strip().splitlines()[-1]
+    assert new_link.startswith(links["base"] + "?token=") and new_link != links["lost_gm"]
+    open_room(new_page, new_link, "GM · Gina")
+    old = new_page(links["lost_gm"])
+    expect(old.locator(".raisus-refused")).to_contain_text(t("error.link.replaced"))
+    token = new_link.partition("token=")[2]
+    assert token not in server.log.read_text(errors="replace")  # never logged
+
+
+def test_a_removed_player_gets_a_new_personal_link_and_the_gm_hands_their_character_on(server, new_page):
+    """Issue 21, item 9: the GM reissues a removed player's own link; a character changes hands."""
+    gm = open_room(new_page, server.links["back_gm"], "GM · Gina")
+    tab(gm, "dashboard.tab.room")
+    button(gm, "dashboard.links.revoke", name="Sam").click()
+    expect(gm.locator(".raisus-links")).to_contain_text(t("dashboard.links.revoked", name="Sam"))
+    button(gm, "dashboard.links.personal", name="Sam").click()
+    expect(gm.locator(".raisus-links")).to_contain_text(t("dashboard.links.personal_made", name="Sam"))
+    field = gm.locator(".raisus-fresh-links .raisus-link-personal input")
+    expect(field).to_have_value(re.compile(rf"^{re.escape(server.links['base'])}\?token=\S+$"))
+    expect(button(gm, "dashboard.links.revoke", name="Sam")).to_be_enabled()  # no longer marked removed
+    sam = open_room(new_page, field.input_value(), "player · Sam")
+    expect(gm.locator(".raisus-presence")).to_contain_text("Sam (player)")
+    shot(gm, "links-personal-en")
+
+    gm.locator(".raisus-hand-character select").select_option(label="Olaf (Sam)")
+    gm.locator(".raisus-hand-to select").select_option(label="Ann")
+    button(gm, "dashboard.links.hand_button").click()
+    expect(gm.locator(".raisus-links")).to_contain_text(t("dashboard.links.handed", name="Olaf", to="Ann"))
+    expect(gm.locator(".raisus-hand-character select")).to_contain_text("Olaf (Ann)")
+    tab(sam, "dashboard.tab.characters")
+    expect(sam.locator("table.raisus-roster")).to_contain_text("Ann")
+    gm.get_by_role("button", name="ko", exact=True).click()
+    expect(gm.locator(".raisus-links")).to_contain_text(i18n.t("dashboard.links.hand", "ko"))
+    expect(gm.locator(".raisus-links")).to_contain_text(i18n.t("dashboard.links.handed", "ko", name="Olaf", to="Ann"))
+    expect(gm.get_by_role("button", name=i18n.t("dashboard.links.personal", "ko", name="Sam"))).to_be_visible()
+    expect(gm.locator(".raisus-links")).to_contain_text(i18n.t("dashboard.links.personal_made", "ko", name="Sam"))
+    expect(gm.locator(".raisus-presence")).to_contain_text(i18n.t("dashboard.presence", "ko"))
+    shot(gm, "links-personal-ko")

@@ -235,3 +235,56 @@ def test_lookalike_names_are_refused_as_the_gm_or_another_player(registry):
     assert registry.join(links.player, "Анна")[0].actor.name == "Анна"  # a real Cyrillic name still joins
     assert registry.join(links.player, "아린")[0].actor.name == "아린"
     assert sorted(room.players.values()) == ["Ann", "Анна", "아린"]
+
+
+# -- issue 21, item 9: a removed player, or one who lost their link, comes back to their name and characters --
+
+def test_the_gm_reissues_a_removed_players_personal_link_and_the_same_player_comes_back(registry):
+    room, links = registry.create_room("Tavern", gm_name="Gina")
+    gm = registry.open_session(links.gm)
+    sam, old = registry.join(links.player, "Sam")
+    player_id = sam.actor.player_id
+    room.apply(sam.actor, "create_character", {"uid": "olaf", "name": "Olaf", "cliches": [{"name": "Viking", "rating": 4}]})
+    registry.revoke_player(gm, player_id)
+    assert player_id in registry.revoked_players(room.room_id)
+    token = registry.reissue_player_link(gm, player_id)
+    back = registry.open_session(token)
+    assert back.actor.player_id == player_id and back.actor.name == "Sam"
+    assert player_id not in registry.revoked_players(room.room_id)
+    back.act("update_character", uid="olaf", description="back at the table")  # still his character
+    with pytest.raises(PermissionDenied) as refused:
+        registry.open_session(old)
+    assert refused.value.key == "error.link.replaced"
+
+
+def test_a_reissued_personal_link_closes_the_pages_of_the_lost_one_and_only_the_gm_may_reissue(registry):
+    room, links = registry.create_room("Tavern")
+    gm = registry.open_session(links.gm)
+    sam, old = registry.join(links.player, "Sam")
+    ann, _ = registry.join(links.player, "Ann")
+    seen = closed_with(sam)
+    with pytest.raises(PermissionDenied):
+        registry.reissue_player_link(ann, sam.actor.player_id)
+    assert registry.open_session(old).actor.name == "Sam"  # the refusal changed nothing
+    with pytest.raises(RuleError) as unknown:
+        registry.reissue_player_link(gm, "nobody")
+    assert unknown.value.key == "error.link.no_player"
+    registry.reissue_player_link(gm, sam.actor.player_id)
+    assert [r.key for r in seen] == ["error.link.replaced"]
+    assert ann.closed is None
+
+
+def test_the_gm_hands_a_character_to_another_player_with_undo(registry):
+    room, links = registry.create_room("Tavern")
+    gm = registry.open_session(links.gm)
+    sam, _ = registry.join(links.player, "Sam")
+    ann, _ = registry.join(links.player, "Ann")
+    sam.act("create_character", uid="olaf", name="Olaf", cliches=[{"name": "Viking", "rating": 4}])
+    with pytest.raises(PermissionDenied):
+        sam.act("update_character", uid="olaf", owner=ann.actor.player_id)  # a player gives nothing away
+    gm.act("update_character", uid="olaf", owner=ann.actor.player_id)
+    assert next(c for c in room.characters if c.uid == "olaf").owner == ann.actor.player_id
+    ann.act("update_character", uid="olaf", description="mine now")
+    gm.act("undo")
+    gm.act("undo")
+    assert next(c for c in room.characters if c.uid == "olaf").owner == sam.actor.player_id
