@@ -115,7 +115,7 @@ def test_the_gm_replaces_a_leaked_gm_link(server, new_page):
     expect(field).to_have_value(re.compile(rf"^{re.escape(links['base'])}\?token=\S+$"))
     new_link = field.input_value()
     assert new_link != links["gm"]
-    closed(thief, "error.link.replaced")
+    closed(thief, "dashboard.closed.gm_replaced")  # a GM page: the new link is on the page that made it
     expect(gm).to_have_url(re.compile(re.escape(new_link.partition("?")[2])))  # a reload keeps working
     gm.reload()
     expect(gm.locator(".raisus-room-title").get_by_text("GM · Gina")).to_be_visible()
@@ -155,7 +155,7 @@ def test_the_gm_keeps_the_seat_after_switching_language_reloading_and_replacing_
     field = gm.locator(".raisus-fresh-links .raisus-link-gm input")
     expect(field).to_have_value(re.compile(rf"^{re.escape(links['base'])}\?token=\S+$"))
     token = field.input_value().partition("token=")[2]
-    closed(second, "error.link.replaced")
+    closed(second, "dashboard.closed.gm_replaced")
     expect(gm).to_have_url(re.compile(rf"token={re.escape(token)}"))
     expect(gm).to_have_url(re.compile(r"lang=ko"))
     shot(gm, "links-replaced-gm-ko")
