@@ -86,7 +86,7 @@ SEED = 7
 # The clients: a child process, one asyncio loop, K raw Bokeh websocket sessions
 # =============================================================================================
 from tests.siege import siege_room  # noqa: E402  (the path is set above)
-from tests.wire import WireSession, wait_for  # noqa: E402
+from tests.wire import WireSession, free_port, wait_for  # noqa: E402
 
 
 def _has_row(messages, marker: tuple[set, set]) -> bool:
@@ -198,12 +198,6 @@ class Clients:
 # =============================================================================================
 # The server: the dashboard in this process, the rooms, instrumentation
 # =============================================================================================
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def rss() -> int:
     """This process's resident memory in bytes (psutil if installed, else /proc/self/status)."""
     try:

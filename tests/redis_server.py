@@ -18,13 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from .wire import free_port
+
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def require_redis() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import time
 
 #: The ``document_ready`` event as BokehJS sends it once the page is drawn (a PATCH-DOC from the
@@ -17,6 +18,13 @@ import time
 #: scheduled as a tick of its own -- not what a browser sees.
 DOCUMENT_READY = {"kind": "MessageSent", "msg_type": "bokeh_event",
                   "msg_data": {"type": "event", "name": "document_ready", "values": {"type": "map"}}}
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now (the OS picks it)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def wait_for(predicate, timeout: float = 20.0, step: float = 0.05) -> bool:

@@ -20,16 +20,11 @@ from raisus_panel.dashboard import create_app
 from raisus_panel.room import get_registry
 
 from ..siege import siege_room
+from ..wire import free_port
 from ..wire import wait_for as _wait_for
 
 #: The server's unused-session lifetime and check interval (ms): closed sessions go at once.
 LIFETIME_MS = 100
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Served:
@@ -37,7 +32,7 @@ class Served:
 
     def __init__(self, db_path: str):
         self.registry = get_registry(db_path)  # the very registry create_app() finds through RAISUS_DB
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/dashboard"
         self.thread = pn.serve({"dashboard": create_app}, port=self.port, address="127.0.0.1", threaded=True,
                                show=False, websocket_origin=[f"127.0.0.1:{self.port}"],
