@@ -10,7 +10,7 @@ from raisus_panel import i18n
 from raisus_panel.i18n import t
 from raisus_panel.room import PermissionDenied, Role, RoomRegistry, get_registry
 from raisus_panel.rules import RuleError
-from raisus_panel.ui._base import ComponentBase, esc
+from raisus_panel.ui.kit import ComponentBase, esc
 
 from . import redact
 from .join import JoinPage

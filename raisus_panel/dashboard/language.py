@@ -10,8 +10,7 @@ from __future__ import annotations
 import panel as pn
 
 from raisus_panel.i18n import LANGUAGES
-from raisus_panel.ui._base import ComponentBase, style
-from raisus_panel.ui._batch import served
+from raisus_panel.ui.kit import ComponentBase, served, style
 
 from .settings import query_param
 

@@ -14,7 +14,7 @@ import panel as pn
 import param
 
 from raisus_panel.room.registry import LinkSession, RoomLinks
-from raisus_panel.ui._base import HTML, ComponentBase, esc, md_esc, style
+from raisus_panel.ui.kit import ComponentBase, HTML, esc, md_esc, style
 
 from .link_card import LinkCard
 from .settings import app_base_url

@@ -22,7 +22,7 @@ from __future__ import annotations
 from bokeh.models import CustomJS
 
 from raisus_panel.i18n import LANGUAGES, t
-from raisus_panel.ui._base import esc
+from raisus_panel.ui.kit import esc
 
 __all__ = ["CONNECTION_CSS", "LANG_CLASS", "ON_CONNECTION_LOST", "connection_html", "lang_class",
            "watch_connection"]

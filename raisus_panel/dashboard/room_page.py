@@ -13,9 +13,8 @@ from raisus_panel.room import RoomSession
 from raisus_panel.ui import (ActionCheckPanel, Actions, CharacterSheet, ContestTable, ContestView, FairDice,
                              LiveOdds, PastContests, RoundLog, ScoreChart)
 from raisus_panel.room.commands import name_key
-from raisus_panel.ui._base import HTML, TABS_CSS, ComponentBase, esc, md_esc, set_objects, style, wrap
-from raisus_panel.ui._batch import schedule_every, served
-from raisus_panel.ui._shared import once_per_change
+from raisus_panel.ui.kit import (HTML, TABS_CSS, ComponentBase, esc, md_esc, once_per_change, schedule_every, served,
+                                 set_objects, style, wrap)
 
 from .links import WARNING_CSS, LinkManager
 from .reconnect import CONNECTION_CSS, connection_html

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import panel as pn
 
-from raisus_panel.ui._base import style
+from raisus_panel.ui.kit import style
 
 __all__ = ["OPEN_STREAM", "STREAM_CSS", "stream_button"]
 

@@ -1,7 +1,7 @@
 """Light or dark: a page's theme is part of its address (``?theme=dark``), like its language.
 
 Panel reads ``theme`` from a served page's URL and gives its widgets the dark design; the charts
-follow it (:func:`raisus_panel.ui._charts.dark_plot`) and the contest's own colours come from
+follow it (the charts' own dark theme) and the contest's own colours come from
 Panel's theme variables. The switch reloads the page at the same address with the other theme, so
 a bookmark or a reconnect keeps it.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import panel as pn
 
-from raisus_panel.ui._base import style
+from raisus_panel.ui.kit import style
 
 __all__ = ["SWITCH_THEME", "is_dark", "theme_label", "theme_switch"]
 

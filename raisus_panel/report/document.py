@@ -17,11 +17,9 @@ from raisus_panel import i18n
 from raisus_panel.room.projection import effective
 from raisus_panel.rules import CharacterTeam
 from raisus_panel.ui import ActionCheckPanel, LiveOdds, RoundLog, ScoreChart, unit_colors
-from raisus_panel.ui import _derive as d
-from raisus_panel.ui._base import esc
-from raisus_panel.ui._contest_text import (CONTEST_CSS, fate_html, member_label, result_html, roll_table_html,
-                                          unit_head_html)
-from raisus_panel.ui._trail import trail
+from raisus_panel.ui.kit import (CONTEST_CSS, esc, fate_html, member_label, result_html, roll_table_html, trail,
+                                 unit_head_html)
+from raisus_panel.ui.kit import derive as d
 from raisus_panel.ui.live_odds import contest_chances
 
 from .sources import ContestPart, Session

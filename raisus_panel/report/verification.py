@@ -11,7 +11,7 @@ stylesheet hides an empty one.
 from __future__ import annotations
 
 from raisus_panel.rules import verify_contest
-from raisus_panel.ui._base import esc
+from raisus_panel.ui.kit import esc
 
 
 def contest_events(part) -> list[dict]:
