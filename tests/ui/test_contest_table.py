@@ -322,3 +322,17 @@ def test_a_greyed_button_says_why_on_the_page_not_only_in_a_tooltip():
     c = card(table, viking)
     c["inappropriate"].value = True  # the roll now waits for the GM's approval
     assert table._roll.disabled and roll_why.visible and roll_why.object
+
+
+def test_the_inappropriate_box_says_its_text_in_the_new_language_in_the_page():
+    """Issue 22: the box's text reached the page once; after switching to English it still read 부적합."""
+    contest, actions, viking, pirate = duel(rolls=[])
+    table = ContestTable(actions=actions, lang="ko")
+    root = pn.panel(table).get_root()
+    box = card(table, viking)["inappropriate"]
+    page = [m for m in root.references() if getattr(m, "data", None) is not None
+            and m.data.properties_with_values().get("label") == t("contest.inappropriate", "ko")]
+    assert len(page) == 2  # both cards' boxes
+    table.lang = "en"
+    assert box.name == t("contest.inappropriate", "en")
+    assert all(m.data.label == t("contest.inappropriate", "en") for m in page)  # what the page draws
