@@ -45,7 +45,8 @@ class ContestTable(ComponentBase):
     the player first: their own units (and team members) wear a "Yours" badge, in words, and another's
     unit shows its cliché in words (as :class:`~raisus_panel.ui.ContestView` does) instead of controls
     the room's permissions would never let this player use. (A team they play a member of keeps its
-    buttons, each enabled when the room lets them.) The GM's table has them on every card.
+    buttons, each enabled when the room lets them.) The GM's table has them on every card. A
+    tutorial's first table (``learner_view``) leaves out the GM tools a first game does not need.
     Every click is a command through ``actions``; a refusal is shown (in the table's language) and
     changes nothing. Buttons are enabled only when ``actions.why_not_error`` says the command would be
     accepted (a dry run of the rules' own command); a disabled button tells why on hover. With no

@@ -132,7 +132,9 @@ class LiveOdds(ComponentBase):
 
     The numbers come from :mod:`raisus_panel.rules.odds` (exact counts, no simulation) and respect
     team bonus dice, a pending revenge bonus and the 3-point damage of an inappropriate win. With
-    several units on a side, the chance of each possible exchange is listed instead. A small chart
+    several units on a side, the chance of each possible exchange is listed instead, and the chart
+    draws side A's chance of winning an exchange between a pair picked at random (the GM orders the
+    exchanges, so there is no one chance of the contest to draw). A small chart
     draws both chances over the rounds, beside the score chart, as steps: a chance holds from the
     point it was rated at until the next one, so a between-round event (a volunteer, a switch) shows
     as a step where it happened, not as a spike between rounds. Each point is rated as the contest
