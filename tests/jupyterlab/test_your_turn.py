@@ -168,9 +168,12 @@ def snap(nb: Lab, index: int, name: str) -> None:
 
 def page_sources(nb: Lab, column: str) -> list[list]:
     """The ``column`` of every ColumnDataSource in the page's Bokeh documents that has one."""
-    return nb.page.evaluate("""(column) => [...Bokeh.documents].flatMap(doc => [...doc.all_models]
-        .filter(m => m.type.endsWith('ColumnDataSource') && m.data.has !== undefined && m.data.has(column))
-        .map(m => Array.from(m.data.get(column), v => Number.isNaN(v) ? null : v)))""", column)
+    return nb.page.evaluate("""(column) => {
+      const get = (m) => m.data instanceof Map ? m.data.get(column) : m.data[column];  // a Map or a plain object
+      return [...Bokeh.documents].flatMap(doc => [...doc.all_models]
+        .filter(m => m.type.endsWith('ColumnDataSource') && get(m) !== undefined)
+        .map(m => Array.from(get(m), v => Number.isNaN(v) ? null : v)));
+    }""", column)
 
 
 # -- the tests ----------------------------------------------------------------------------------------
