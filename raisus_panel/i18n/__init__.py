@@ -70,9 +70,11 @@ def _env_lang() -> str:
 class I18nSettings(param.Parameterized):
     """The process-wide language setting that components follow unless given their own ``lang``."""
 
+    # plain words, no markup: a notebook's switch (RadioButtonGroup.from_param) shows this as its tooltip
     lang = param.Selector(default=_env_lang(), objects=list(LANGUAGES), doc="""
-        The language of every component that has no ``lang`` of its own. Defaults to the
-        ``RAISUS_LANG`` environment variable, or "ko".""")
+        The language of the tables, cards and refusals: ko (Korean) or en (English). Every
+        component without a language of its own follows it at once; a printed line follows when
+        its cell is run again. It starts from the RAISUS_LANG environment variable, else ko.""")
 
 
 #: The shared settings object; change ``settings.lang`` to switch every component at run time.

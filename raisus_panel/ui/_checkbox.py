@@ -6,6 +6,10 @@ and only the 13 px box itself takes a click or a tap. :class:`LabelledCheckbox` 
 written with Panel's public ``JSComponent``: the box and its text inside one ``<label>``, at least
 40 px tall. It keeps the parameters the components use (``value``, ``name`` as the text,
 ``disabled``), so it replaces ``pn.widgets.Checkbox`` where it is made.
+
+The page draws the text from ``label``, which follows ``name``: Panel 1.9 sends a ``JSComponent``'s
+``name`` to the page once, when it is drawn, and never its later changes, so a box drawn in Korean
+kept "부적합" after the language switched to English (issue 22).
 """
 
 from __future__ import annotations
@@ -20,11 +24,22 @@ class LabelledCheckbox(JSComponent):
     name = param.String(default="", constant=False, doc="""
         The text beside the box, which is also its accessible name.""")
 
+    label = param.String(default="", doc="""
+        The text as the page shows it: set from ``name`` (read-only; change ``name``).""")
+
     value = param.Boolean(default=False, doc="""
         Whether the box is ticked.""")
 
     disabled = param.Boolean(default=False, doc="""
         Whether the box is greyed out and cannot be ticked (declared here so the browser's view gets it).""")
+
+    def __init__(self, **params):
+        params["label"] = params.get("name", "")
+        super().__init__(**params)
+
+    @param.depends("name", watch=True)
+    def _follow_name(self) -> None:
+        self.label = self.name
 
     _esm = """
     export function render({ model }) {
@@ -38,10 +53,10 @@ class LabelledCheckbox(JSComponent):
         box.checked = model.value;
         box.disabled = model.disabled;
         label.classList.toggle("raisus-disabled", model.disabled);
-        text.textContent = model.name;
+        text.textContent = model.label;
       };
       box.addEventListener("change", () => { model.value = box.checked; });
-      for (const name of ["value", "disabled", "name"]) model.on(name, show);
+      for (const name of ["value", "disabled", "label"]) model.on(name, show);
       show();
       return label;
     }

@@ -45,7 +45,8 @@ class ContestTable(ComponentBase):
     the player first: their own units (and team members) wear a "Yours" badge, in words, and another's
     unit shows its cliché in words (as :class:`~raisus_panel.ui.ContestView` does) instead of controls
     the room's permissions would never let this player use. (A team they play a member of keeps its
-    buttons, each enabled when the room lets them.) The GM's table has them on every card.
+    buttons, each enabled when the room lets them.) The GM's table has them on every card. A
+    tutorial's first table (``learner_view``) leaves out the GM tools a first game does not need.
     Every click is a command through ``actions``; a refusal is shown (in the table's language) and
     changes nothing. Buttons are enabled only when ``actions.why_not_error`` says the command would be
     accepted (a dry run of the rules' own command); a disabled button tells why on hover. With no
@@ -60,6 +61,14 @@ class ContestTable(ComponentBase):
     show_team_builders = param.Boolean(default=True, doc="""
         Whether to offer a team builder under each side (to form and re-form character teams). The
         builders are made when the "Form a team…" button is first pressed.""")
+
+    learner_view = param.Boolean(default=False, doc="""
+        A tutorial's first table: a notebook's local room gives its one user every role, so the
+        GM's tools would all show at once. With this set, while the contest runs the table leaves
+        out the GM's tools a first game does not need -- opening the round for the players, tickets,
+        ending the contest early -- and offers the new-contest form only when there is no contest.
+        The cards, the roll, undo, and the end of the contest (fates, recovery, closing) stay. Only
+        the layout changes: every command goes through ``actions`` and the room as before.""")
 
     def _build(self) -> None:
         self._syncing = False
@@ -147,6 +156,7 @@ class ContestTable(ComponentBase):
         self._compose()
         self.param.watch(self._on_own_lang, "lang")
         self.param.watch(lambda e: setattr(self._builder_box, "visible", e.new), "show_team_builders")
+        self.param.watch(lambda e: (self._compose(), self._refresh()), "learner_view")
         self.param.watch(self._on_own_actions, "actions")
 
     def __panel__(self):
@@ -173,14 +183,16 @@ class ContestTable(ComponentBase):
         undo, ending, recovery, the setup form), so each player's page holds fewer models. The room
         checks every command whatever is shown."""
         gm = self._gm
+        full = gm and not self.learner_view  # a learner's table: fewer GM tools (see learner_view)
         play = [self._sides_row]
-        if gm:
+        if full:
             play.append(self._ticket_box)
-        play += [wrap(self._roll, self._open_round, self._undo) if gm else pn.Row(self._roll),
+        play += [wrap(self._roll, self._open_round, self._undo) if full
+                 else wrap(self._roll, self._undo) if gm else pn.Row(self._roll),
                  self._why_line(self._roll),  # why it is greyed, said on the page (a phone has no hover)
                  self._exchange_box, self._last_roll, self._result, self._fates_box]
         if gm:
-            play += [self._recover_box, self._close, self._end_box]
+            play += [self._recover_box, self._close, *([self._end_box] if full else [])]
         play.append(self._builder_box)
         self._play_box.objects = play
         self._layout.objects = [self._error, self._header, self._what_now, self._play_box,
@@ -407,7 +419,7 @@ class ContestTable(ComponentBase):
         contest = self.contest
         self._builder_box.visible = self.show_team_builders and contest is not None
         self._play_box.visible = self._header.visible = contest is not None
-        self._setup_box.visible = contest is None or contest.status == "ended"
+        self._setup_box.visible = contest is None or (contest.status == "ended" and not self.learner_view)
         self._sync_setup()
         if contest is None:
             return

@@ -40,6 +40,10 @@ class Chances:
     pairs
         In exchanges: ``(attacker uid, target uid, P(attacker wins the exchange))`` for every pair of
         active units across the sides.
+    p_exchange
+        In exchanges: side A's chance of winning an exchange between a pair picked at random, the
+        mean of ``pairs`` (None if none is known). The GM orders the exchanges, so there is no one
+        chance of the contest or of the next round; this is what the chart draws instead.
     reason
         Catalog key of why the odds are unavailable.
     """
@@ -52,6 +56,7 @@ class Chances:
     expected_rounds: float | None = None
     pairs: tuple = field(default_factory=tuple)
     reason: str = ""
+    p_exchange: float | None = None
 
 
 def _side_terms(contest, u) -> tuple[int, int, bool] | None:
@@ -99,7 +104,8 @@ def _rate(contest) -> Chances:
                     pa, pb = contest.pool(a.uid), contest.pool(b.uid)
                     p = float(odds.round_chance(pa, pb)) if pa > 0 and pb > 0 else None
                     pairs.append((a.uid, b.uid, p))
-            return Chances("exchanges", pairs=tuple(pairs))
+            known = [p for _, _, p in pairs if p is not None]
+            return Chances("exchanges", pairs=tuple(pairs), p_exchange=sum(known) / len(known) if known else None)
         ua, ub = contest.active_units(0)[0], contest.active_units(1)[0]
         ta, tb = _side_terms(contest, ua), _side_terms(contest, ub)
         pa, pb = contest.pool(ua.uid), contest.pool(ub.uid)
@@ -126,7 +132,9 @@ class LiveOdds(ComponentBase):
 
     The numbers come from :mod:`raisus_panel.rules.odds` (exact counts, no simulation) and respect
     team bonus dice, a pending revenge bonus and the 3-point damage of an inappropriate win. With
-    several units on a side, the chance of each possible exchange is listed instead. A small chart
+    several units on a side, the chance of each possible exchange is listed instead, and the chart
+    draws side A's chance of winning an exchange between a pair picked at random (the GM orders the
+    exchanges, so there is no one chance of the contest to draw). A small chart
     draws both chances over the rounds, beside the score chart, as steps: a chance holds from the
     point it was rated at until the next one, so a between-round event (a volunteer, a switch) shows
     as a step where it happened, not as a spike between rounds. Each point is rated as the contest
@@ -161,6 +169,7 @@ class LiveOdds(ComponentBase):
         self._last = None
         self._stale = True
         self._built_for = None
+        self._key_exchanges = False  # whether the key names the exchange line (drawn only in exchanges)
         if self.picture:  # one pane: the odds in words, the picture and its key (each pane costs a page)
             self._pane = self._layout = HTML(sizing_mode="stretch_width", css_classes=["raisus-odds-picture"])
             return
@@ -184,22 +193,22 @@ class LiveOdds(ComponentBase):
 
     @staticmethod
     def _empty() -> dict:
-        return {"x": [], "round": [], "p_win": [], "p_next": [], "what": []}
+        return {"x": [], "round": [], "p_win": [], "p_next": [], "p_exchange": [], "what": []}
 
     @staticmethod
     def _value(p) -> float:
         return math.nan if p is None else float(p)
 
-    def _values(self, chances) -> tuple[float, float]:
+    def _values(self, chances) -> tuple[float, float, float]:
         chances = chances if chances is not None else Chances("none")
-        return self._value(chances.p_win), self._value(chances.p_next)
+        return self._value(chances.p_win), self._value(chances.p_next), self._value(chances.p_exchange)
 
     def _row(self, point: dict, at, names: dict) -> dict:
         """The row of a history point; ``at`` is its :class:`~raisus_panel.ui._trail.TrailPoint`."""
-        p_win, p_next = self._values(at.chances if at is not None else None)
+        p_win, p_next, p_exchange = self._values(at.chances if at is not None else None)
         event = at.event if at is not None else None
         return {"x": [float(point["x"])], "round": [point["round"]], "p_win": [p_win], "p_next": [p_next],
-                "what": [point_words(point, event, names, self._t)]}
+                "p_exchange": [p_exchange], "what": [point_words(point, event, names, self._t)]}
 
     # -- sync -------------------------------------------------------------------------------------
     def _relabel(self) -> None:
@@ -226,10 +235,10 @@ class LiveOdds(ComponentBase):
         data = self.source.data
         # a point's odds are final once the next point exists; until then (an approval, or changes
         # shown in one batch) the last row follows them
-        patches = {"p_win": [], "p_next": []}
+        patches = {"p_win": [], "p_next": [], "p_exchange": []}
         for i in range(max(self._n - 1, 0), min(self._n, len(points))):
             new = self._values(points[i].chances)
-            for col, value in zip(("p_win", "p_next"), new):
+            for col, value in zip(("p_win", "p_next", "p_exchange"), new):
                 old = data[col][i]
                 if not (old == value or (math.isnan(old) and math.isnan(value))):
                     patches[col].append((i, value))
@@ -242,6 +251,9 @@ class LiveOdds(ComponentBase):
         if patches or len(history) > self._n:
             self._n, self._last = len(history), history[-1]
             self._pane.push()
+        if chances.mode == "exchanges" and not self._key_exchanges:  # the key names the exchange line once drawn
+            self._key_exchanges = True
+            self._key.object = self._key_html()
 
     def _rebuild(self, contest, history) -> None:
         """Draw the chart anew from the whole trail (every point rated as it stood)."""
@@ -251,6 +263,7 @@ class LiveOdds(ComponentBase):
         self._n = len(history)
         self._last = history[-1] if history else None
         self._pane.draw({"odds": data})
+        self._key_exchanges = any(not math.isnan(v) for v in data["p_exchange"])
         self._key.object = self._key_html()
 
     def _columns(self, contest, history) -> dict:
@@ -263,10 +276,12 @@ class LiveOdds(ComponentBase):
                 data[k].extend(v)
         return data
 
-    def _key_html(self) -> str:
+    def _key_html(self, exchanges: bool | None = None) -> str:
         t = self._t
+        exchanges = self._key_exchanges if exchanges is None else exchanges
         return key_html([(key_line(SIDE_COLORS[0]), t("odds.p_win_short")),
-                         (key_line(SIDE_COLORS[0], "dashed", marker=None), t("odds.p_next_short"))],
+                         (key_line(SIDE_COLORS[0], "dashed", marker=None), t("odds.p_next_short")),
+                         *([(key_line(SIDE_COLORS[0], fill="white"), t("odds.p_exchange_short"))] if exchanges else [])],
                         label=t("odds.chart_title"))
 
     # -- the picture ------------------------------------------------------------------------------
@@ -283,18 +298,22 @@ class LiveOdds(ComponentBase):
         t = self._t
         data = self._columns(contest, contest.history)
 
-        def tip(r, what, p_win, p_next) -> str:
+        def tip(r, what, p_win, p_next, p_exchange) -> str:
             chances = [f"{t(label)} {percent(p)}" for label, p in (("odds.p_win_short", p_win),
-                                                                    ("odds.p_next_short", p_next)) if not math.isnan(p)]
+                                                                    ("odds.p_next_short", p_next),
+                                                                    ("odds.p_exchange_short", p_exchange))
+                       if not math.isnan(p)]
             return " · ".join([f"{t('chart.round')} {r}", *([what] if what else []), *chances])
 
-        tips = [tip(*row) for row in zip(data["round"], data["what"], data["p_win"], data["p_next"])]
+        tips = [tip(*row) for row in zip(data["round"], data["what"], data["p_win"], data["p_next"],
+                                         data["p_exchange"])]
         color = SIDE_COLORS[0]  # side A's chances
-        lines = [Line(data["p_win"], color, fill=color), Line(data["p_next"], color, dash=True, opacity=0.7)]
+        lines = [Line(data["p_win"], color, fill=color), Line(data["p_next"], color, dash=True, opacity=0.7),
+                 Line(data["p_exchange"], color, fill="white", opacity=0.85)]
         picture = step_chart(title=t("odds.chart_title"), x_label=t("chart.round"), y_label=t("odds.axis"),
                              xs=data["x"], lines=lines, tips=tips, y_range=(-0.04, 1.04), y_ticks=percent_ticks(),
                              kind="odds")
-        return picture + self._key_html()
+        return picture + self._key_html(exchanges=any(not math.isnan(v) for v in data["p_exchange"]))
 
     def _draw(self, columns):
         """A figure over a new source holding ``columns`` (for :class:`FigurePane`)."""
@@ -317,9 +336,17 @@ class LiveOdds(ComponentBase):
                                    line_color=color, line_alpha=0.7), view=view)
         dots = fig.add_glyph(source, Scatter(x="x", y="p_win", size=6, fill_color=color, line_color=color),
                              view=view)
+        # in exchanges: side A's chance in an exchange (see Chances.p_exchange), white dots
+        fig.add_glyph(source, Step(x="x", y="p_exchange", mode="after", line_width=2, line_color=color,
+                                   line_alpha=0.85), view=view)
+        exchange_dots = fig.add_glyph(source, Scatter(x="x", y="p_exchange", size=6, fill_color="white",
+                                                      line_color=color), view=view)
         fig.add_tools(HoverTool(renderers=[dots], tooltips=[
             (t("chart.round"), "@round"), (t("chart.event"), "@what"), (t("odds.p_win_short"), "@p_win{0.0%}"),
             (t("odds.p_next_short"), "@p_next{0.0%}")]))
+        fig.add_tools(HoverTool(renderers=[exchange_dots], tooltips=[
+            (t("chart.round"), "@round"), (t("chart.event"), "@what"),
+            (t("odds.p_exchange_short"), "@p_exchange{0.0%}")]))
         round_axis(fig)
         apply_fonts(fig)
         return fig

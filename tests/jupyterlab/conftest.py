@@ -337,11 +337,13 @@ class Lab:
     def bokeh_errors(self) -> list[str]:
         """Console errors (and BokehJS's, Panel's and its comm's warnings), and uncaught page errors.
 
-        JupyterLab's own warnings (a plugin slow to start on a busy machine) are left out.
+        JupyterLab's own warnings (a plugin slow to start on a busy machine, ``@bokeh/jupyter_bokeh``'s
+        too) are left out.
         """
         ours = re.compile(r"bokeh|panel|python failed|comm|reference|document", re.I)
+        slow_plugin = re.compile(r"^warning: Plugin @\S+ .*took [\d.]+ms to activate")
         return [m for m in self.console if m.startswith("error:") or ours.search(m)
-                and "Plugin @jupyterlab" not in m] + self.page_errors
+                and "Plugin @jupyterlab" not in m and not slow_plugin.search(m)] + self.page_errors
 
     def cell(self, index: int):
         """The ``index``-th cell (0-based, markdown cells included) of the open notebook."""

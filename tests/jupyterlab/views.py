@@ -163,7 +163,7 @@ def _panes(component, kind):
 
 
 #: Parameters a fresh copy of a component is made with, besides ``actions`` and ``lang``.
-_COPIED = ("show_team_builders", "character", "max_entries")
+_COPIED = ("show_team_builders", "learner_view", "character", "max_entries")
 
 
 def model_problems(*components) -> list[str]:

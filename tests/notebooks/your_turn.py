@@ -61,10 +61,18 @@ def check_03_inappropriate_cliches(ns):
     actions, game = ns["actions"], ns["game"]
     marta, king = ns["marta2"], ns["king2"]
     _fresh(actions, game)
-    assert game.needs_approval(marta.uid), "an inappropriate cliché waits for the learner's approval"
-    assert actions.can("approve", unit=marta.uid)
+    from raisus_panel.ui.live_odds import contest_chances
+
+    # the odds before the choice, then after it: the lesson's two numbers (issue 22: it said they
+    # jumped at the approval, made on a contest that had counted the choice all along)
+    assert not game.is_inappropriate(marta.uid), "the Cook starts as appropriate: ticking the box is the learner's"
+    assert f"{contest_chances(game).p_win:.1%}" == "10.5%"
+    actions.act("choose", unit=marta.uid, cliche="요리사", appropriate=False)  # the card's box
+    assert f"{contest_chances(game).p_win:.1%}" == "23.3%"
+    assert game.needs_approval(marta.uid) and actions.can("approve", unit=marta.uid)
     assert not actions.can("roll_round"), "rolling is locked until the GM approves"
     actions.act("approve", unit=marta.uid)
+    assert f"{contest_chances(game).p_win:.1%}" == "23.3%", "the approval changes no chance"
     actions.act("roll_round")
     assert king.cliche("마왕").current == 1, "with the notebook's seed Marta wins round 1 and deals 3"
 

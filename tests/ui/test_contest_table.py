@@ -322,3 +322,50 @@ def test_a_greyed_button_says_why_on_the_page_not_only_in_a_tooltip():
     c = card(table, viking)
     c["inappropriate"].value = True  # the roll now waits for the GM's approval
     assert table._roll.disabled and roll_why.visible and roll_why.object
+
+
+def test_the_inappropriate_box_says_its_text_in_the_new_language_in_the_page():
+    """Issue 22: the box's text reached the page once; after switching to English it still read 부적합."""
+    contest, actions, viking, pirate = duel(rolls=[])
+    table = ContestTable(actions=actions, lang="ko")
+    root = pn.panel(table).get_root()
+    box = card(table, viking)["inappropriate"]
+    page = [m for m in root.references() if getattr(m, "data", None) is not None
+            and m.data.properties_with_values().get("label") == t("contest.inappropriate", "ko")]
+    assert len(page) == 2  # both cards' boxes
+    table.lang = "en"
+    assert box.name == t("contest.inappropriate", "en")
+    assert all(m.data.label == t("contest.inappropriate", "en") for m in page)  # what the page draws
+
+
+def _shown_buttons(table) -> set[str]:
+    """Names of the buttons a person can see (every parent visible too)."""
+    def visit(obj, out):
+        if isinstance(obj, pn.viewable.Viewer):
+            obj = obj.__panel__()
+        if not getattr(obj, "visible", True):
+            return out
+        if isinstance(obj, pn.widgets.Button):
+            out.add(obj.name)
+        for child in getattr(obj, "objects", []) or []:
+            visit(child, out)
+        return out
+    return visit(table, set())
+
+
+def test_a_learner_view_leaves_out_the_gm_tools_a_first_game_does_not_need():
+    """Issue 22: 00's first table showed every GM control (open the round, tickets, end, the new-contest
+    form) with no word on them; in a notebook the learner is the whole table."""
+    contest, actions, viking, pirate = duel(rolls=[[6, 6, 6, 6], [1, 1, 1], [6, 6, 6, 6], [1, 1], [6, 6, 6, 6], [1]])
+    full, learner = ContestTable(actions=actions, lang="en"), ContestTable(actions=actions, lang="en", learner_view=True)
+    gm_only = {t(k, "en") for k in ("contest.open_round", "contest.give_tickets", "contest.end", "contest.start")}
+    assert gm_only <= _shown_buttons(full) | {t("contest.start", "en")}
+    assert not gm_only & _shown_buttons(learner)
+    assert {t("contest.roll", "en", n=1), t("contest.undo", "en")} <= _shown_buttons(learner)
+    assert not learner._setup_box.visible
+    for _ in range(3):
+        click(learner._roll)  # the same command path: the rolls land on both tables
+    assert contest.status == "ended" and full._setup_box.visible and not learner._setup_box.visible
+    assert t("contest.recover", "en") in _shown_buttons(learner), "the end of the contest stays"
+    learner.learner_view = False
+    assert t("contest.start", "en") in _shown_buttons(learner)

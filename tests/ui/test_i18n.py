@@ -153,3 +153,13 @@ def test_catalogs_are_package_data_json():
     for lang in LANGUAGES:
         path = pathlib.Path(importlib.import_module("raisus_panel.i18n").__file__).with_name(f"{lang}.json")
         assert json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_the_notebooks_language_switch_tooltip_reads_as_plain_words():
+    """Issue 22: the tutorials' switch (``from_param``) showed the parameter's docstring, RST backticks and all."""
+    import panel as pn
+
+    from raisus_panel.i18n import settings
+
+    tip = pn.widgets.RadioButtonGroup.from_param(settings.param.lang, name="언어 / Language").description
+    assert tip and "`" not in tip and "ko (Korean) or en (English)" in tip

@@ -8,7 +8,8 @@ import math
 import pytest
 from bokeh.models import HoverTool, Legend, Line, Step
 
-from raisus_panel.rules import Character, CharacterTeam, Contest, RulesProfile, ScriptedDice, odds
+from raisus_panel.i18n import t
+from raisus_panel.rules import Character, CharacterTeam, Contest, GruntMob, RulesProfile, ScriptedDice, odds
 from raisus_panel.ui import Actions, LiveOdds, contest_chances
 
 from .conftest import duel, free_trio_vs_ogre, room_for_two, team_vs_ogre
@@ -129,7 +130,8 @@ def test_between_round_events_are_steps_not_spikes():
     lines = [r.glyph for r in fig.renderers if isinstance(r.glyph, (Step, Line))]
     # a chance holds from its point to the next one: drawn as steps, there is no slope between a
     # round and the event after it, so no spike
-    assert [(type(g), g.mode, g.y) for g in lines] == [(Step, "after", "p_win"), (Step, "after", "p_next")]
+    assert [(type(g), g.mode, g.y) for g in lines] == [(Step, "after", "p_win"), (Step, "after", "p_next"),
+                                                       (Step, "after", "p_exchange")]
     xs = live.source.data["x"]
     assert xs == [0.0, 1.0, 1.5, 2.0]
     win = live.source.data["p_win"]
@@ -137,7 +139,8 @@ def test_between_round_events_are_steps_not_spikes():
     assert win[2] == pytest.approx(float(odds.contest_odds(4, 8, a_bonus=1, a_revenge=True).p_win))
     assert live.source.data["what"][2] == "Viking volunteers for Knight+Viking+Squire"
     tips = [dict(h.tooltips) for h in fig.select(type=HoverTool)]
-    assert len(tips) == 1 and "@what" in tips[0].values()  # the hover says what happened
+    # the hover says what happened (a second hover is on the exchange dots: see the exchanges test)
+    assert len(tips) == 2 and all("@what" in tip.values() for tip in tips)
 
 
 def test_a_page_opened_late_draws_the_odds_as_they_were():
@@ -202,3 +205,29 @@ def test_the_odds_say_they_assume_nobody_switches_cliche():
                       dice=ScriptedDice([]))
     odds_view = LiveOdds(actions=Actions.local(contest), lang="en")
     assert "assume nobody switches cliché" in odds_view._text.object
+
+
+def test_in_exchanges_the_chart_draws_side_as_chance_in_an_exchange():
+    """Issue 22: with several units on a side (05, 07) the odds chart stayed empty: no chance of the
+    contest or of the next round is defined while the GM orders the exchanges. It draws side A's
+    chance of winning an exchange between a pair picked at random, and its key says so."""
+    from raisus_panel.rules import odds
+
+    knight, bard = Character("Knight", {"Knight": 4}), Character("Bard", {"Bard": 2})
+    goblins = GruntMob("Goblins", 5)
+    contest = Contest("Raid", [knight, bard], goblins, dice=ScriptedDice([[6, 6, 6, 6], [1] * 5]))
+    actions = Actions.local(contest)
+    for picture in (False, True):
+        live = LiveOdds(actions=actions, lang="en", picture=picture)
+        want = (float(odds.round_chance(4, 5)) + float(odds.round_chance(2, 5))) / 2
+        assert live.chances.mode == "exchanges" and abs(live.chances.p_exchange - want) < 1e-12
+        key = t("odds.p_exchange_short", "en")
+        if picture:
+            assert key in live._pane.object and f"{key} {want:.1%}" in live._pane.object
+        else:
+            assert live.source.data["p_exchange"] == [want] and key in live._key.object
+    actions.act("exchange", attacker=knight.uid, target=goblins.uid)
+    live = LiveOdds(actions=actions, lang="en")
+    actions.act("end_round")
+    data = live.source.data
+    assert len(data["p_exchange"]) >= 2 and not any(math.isnan(v) for v in data["p_exchange"])
