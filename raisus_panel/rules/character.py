@@ -132,11 +132,6 @@ class Character(param.Parameterized):
         self.cliches = [c for c in self.cliches if c.name != name]
 
     @property
-    def total_dice(self) -> int:
-        """The sum of the ratings of the character's lasting clichés."""
-        return sum(c.rating for c in self.cliches if not c.temporary)
-
-    @property
     def label(self) -> str:
         """``"Name: Cliché (4), Other (2)"``."""
         return f"{self.name}: " + ", ".join(c.label for c in self.cliches)
