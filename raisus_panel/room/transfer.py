@@ -20,7 +20,7 @@ from raisus_panel.rules.dice import DiceSource
 from raisus_panel.rules.errors import Phrase
 from raisus_panel.rules.validation import MAX_TEXT_LENGTH, clean_name, clean_text
 
-from .commands import _PLAYER_ID, ROOM_TITLE
+from .commands import PLAYER_ID, ROOM_TITLE
 from .errors import RoomFileError
 from .events import ROOM_EVENT_TYPES, ROOM_EVENT_VERSION
 from .limits import MAX_ROOM_FILE_BYTES, too_large
@@ -138,7 +138,7 @@ def _field_problem(event: dict) -> Phrase | None:
         if not isinstance(event["command"], str) or not _COMMAND_NAME.fullmatch(event["command"]):
             return Phrase("unknown version or type", "term.file.unknown_type")
         player_id = event["actor"]["player_id"]
-        if player_id and not _PLAYER_ID.fullmatch(player_id):
+        if player_id and not PLAYER_ID.fullmatch(player_id):
             return Phrase("unknown actor", "term.file.unknown_actor")
         kind = event["type"]
         if kind in ("room_created", "title_set"):
@@ -146,7 +146,7 @@ def _field_problem(event: dict) -> Phrase | None:
         elif kind == "player_joined":
             player = event.get("player")
             if not isinstance(player, dict) or not isinstance(player.get("player_id"), str) \
-                    or not _PLAYER_ID.fullmatch(player["player_id"]):
+                    or not PLAYER_ID.fullmatch(player["player_id"]):
                 return Phrase("unknown actor", "term.file.unknown_actor")
             clean_name(player.get("name"), _PLAYER_NAME)
         elif kind == "contest" and isinstance(event.get("event"), dict):

@@ -67,7 +67,7 @@ class RulesProfile(param.Parameterized):
         return {k: v for k, v in self.param.values().items() if k != "name"}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "RulesProfile":
+    def from_dict(cls, data: object) -> "RulesProfile":
         """A profile from :meth:`to_dict` output (unknown keys are refused)."""
         from .errors import RuleError
 
