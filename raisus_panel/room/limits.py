@@ -88,7 +88,7 @@ class CreationQuota:
     passed by one room per process, never more.
     """
 
-    def __init__(self, limits: Limits, clock=time.time, times=None):
+    def __init__(self, limits: Limits, clock=time.time, times=None) -> None:
         self.limits = limits
         self._clock = clock
         self._times = times if times is not None else LocalTimes()
@@ -147,7 +147,7 @@ class CommandRate:
     #: How many links are remembered before those with a full bucket are forgotten.
     KEEP = 1000
 
-    def __init__(self, limits: Limits, clock=time.monotonic):
+    def __init__(self, limits: Limits, clock=time.monotonic) -> None:
         self.limits = limits
         self._clock = clock
         self._buckets: dict[str, tuple[float, float]] = {}

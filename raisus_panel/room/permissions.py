@@ -81,7 +81,7 @@ def character_changes(before: dict[str, Any], after: dict[str, Any]) -> list[dic
     return out
 
 
-def has_been_in_contest(past_contests: list[dict], uid: str) -> bool:
+def has_been_in_contest(past_contests: list[dict[str, Any]], uid: str) -> bool:
     """Whether the character ``uid`` took part in one of the closed contests (their summaries)."""
     return any(uid in summary.get("characters", ()) for summary in past_contests)
 

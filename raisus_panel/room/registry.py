@@ -19,6 +19,7 @@ import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from raisus_panel.rules import RuleError
 from raisus_panel.rules.errors import Phrase
@@ -69,7 +70,7 @@ class LinkSession(RoomSession):
     """
 
     def __init__(self, room: Room, actor: Actor, credential: str, registry: "RoomRegistry | None" = None,
-                 digest: str = ""):
+                 digest: str = "") -> None:
         super().__init__(room, actor)
         self.credential = credential
         #: The hash of the link's token: a process that did not change the links checks it against
@@ -129,7 +130,7 @@ class LinkSession(RoomSession):
                 log.exception("a closed session's callback failed")
 
     def act(self, command: str, /, command_id: str | None = None, seen_seq: int | None = None,
-            **args) -> list[dict]:
+            **args) -> list[dict[str, Any]]:
         if self.closed is not None:
             raise self.closed
         if self.registry is not None:  # one person cannot flood the room's permanent log
@@ -183,7 +184,7 @@ class RoomRegistry:
     can reach the old one.
     """
 
-    def __init__(self, store: Store, *, dice_factory=None, limits: Limits | None = None):
+    def __init__(self, store: Store, *, dice_factory=None, limits: Limits | None = None) -> None:
         self.store = store
         self.dice_factory = dice_factory
         self.limits = limits or Limits()
@@ -200,7 +201,7 @@ class RoomRegistry:
     def _dice(self):
         return self.dice_factory() if self.dice_factory else None
 
-    def _new_links(self, room_id: str) -> tuple[RoomLinks, dict]:
+    def _new_links(self, room_id: str) -> tuple[RoomLinks, dict[str, Any]]:
         links = RoomLinks(room_id, new_token(room_id), new_token(room_id), new_token(room_id))
         auth = {"gm": hash_token(links.gm), "player": hash_token(links.player),
                 "spectator": hash_token(links.spectator), "players": {}}
@@ -256,7 +257,7 @@ class RoomRegistry:
         """The ids of the rooms in memory now (those some session, page or caller still holds)."""
         return list(self._rooms.keys())
 
-    def rooms(self) -> list[dict]:
+    def rooms(self) -> list[dict[str, Any]]:
         """Every room of the store: ``room_id`` and ``title`` (as created), oldest first."""
         out = []
         for room_id in self.store.list_rooms():
@@ -266,7 +267,7 @@ class RoomRegistry:
         return out
 
     # -- links --------------------------------------------------------------------------------
-    def _auth(self, token) -> tuple[str, dict, dict]:
+    def _auth(self, token) -> tuple[str, dict[str, Any], dict]:
         room_id = token_room(token)
         try:
             meta = self.store.room_meta(room_id)
@@ -323,9 +324,9 @@ class RoomRegistry:
         if not isinstance(session, RoomSession) or not session.actor.is_gm or getattr(session, "closed", None):
             raise PermissionDenied("Only the GM can hand out new links.", key="error.permission.links")
 
-    def _update_auth(self, room_id: str, change: Callable[[dict], None]) -> None:
+    def _update_auth(self, room_id: str, change: Callable[[dict[str, Any]], None]) -> None:
         """Change a room's link hashes in one step, however many processes change them at once."""
-        def update(meta: dict) -> dict:
+        def update(meta: dict[str, Any]) -> dict:
             auth = copy.deepcopy(meta.get("auth", {}))
             change(auth)
             return {**meta, "auth": auth}
@@ -355,7 +356,7 @@ class RoomRegistry:
                 session.close(_revoked())
 
     @staticmethod
-    def _retire(auth: dict, *digests) -> None:
+    def _retire(auth: dict[str, Any], *digests) -> None:
         auth["retired"] = [*(auth.get("retired") or []), *[d for d in digests if d]][-_RETIRED_KEPT:]
 
     def reissue_links(self, session: RoomSession, roles=("player", "spectator")) -> dict[str, str]:
@@ -372,7 +373,7 @@ class RoomRegistry:
         room_id = session.room.room_id
         tokens = {role: new_token(room_id) for role in roles}
 
-        def change(auth: dict) -> None:
+        def change(auth: dict[str, Any]) -> None:
             self._retire(auth, *(auth.get(role) for role in roles))
             auth.update({role: hash_token(token) for role, token in tokens.items()})
         with self._lock:
@@ -391,7 +392,7 @@ class RoomRegistry:
         room_id = session.room.room_id
         token = new_token(room_id)
 
-        def change(auth: dict) -> None:
+        def change(auth: dict[str, Any]) -> None:
             self._retire(auth, auth.get("gm"))
             auth["gm"] = hash_token(token)
         old_digest = getattr(session, "digest", "")
@@ -423,7 +424,7 @@ class RoomRegistry:
                             key="error.link.unknown_room", room_id=repr(room_id)) from None
         token = new_token(room_id)
 
-        def change(auth: dict) -> None:
+        def change(auth: dict[str, Any]) -> None:
             self._retire(auth, auth.get("gm"))
             auth["gm"] = hash_token(token)
         with self._lock:
@@ -446,7 +447,7 @@ class RoomRegistry:
             raise RuleError(f"There is no player with id {player_id!r} in this room: reload the page to see who "
                             "joined.", key="error.link.no_player", player_id=repr(player_id))
 
-        def change(auth: dict) -> None:
+        def change(auth: dict[str, Any]) -> None:
             players = dict(auth.get("players") or {})
             gone = [digest for digest, pid in players.items() if pid == player_id]
             auth["players"] = {d: pid for d, pid in players.items() if pid != player_id}
@@ -469,7 +470,7 @@ class RoomRegistry:
                             "joined.", key="error.link.no_player", player_id=repr(player_id))
         token = new_token(room.room_id)
 
-        def change(auth: dict) -> None:
+        def change(auth: dict[str, Any]) -> None:
             players = dict(auth.get("players") or {})
             old = [digest for digest, pid in players.items() if pid == player_id]
             players = {d: pid for d, pid in players.items() if pid != player_id}
@@ -527,7 +528,7 @@ class RoomRegistry:
             token = new_token(room.room_id)
             digest = hash_token(token)
 
-            def change(auth: dict) -> None:
+            def change(auth: dict[str, Any]) -> None:
                 auth["players"] = {**auth.get("players", {}), digest: player["player_id"]}
             try:
                 self._update_auth(room.room_id, change)
@@ -545,7 +546,7 @@ _registries: dict[str, RoomRegistry] = {}
 _registries_lock = threading.Lock()
 
 
-def get_registry(store: str | os.PathLike | None = None, *, limits: Limits | None = None) -> RoomRegistry:
+def get_registry(store: str | os.PathLike[str] | None = None, *, limits: Limits | None = None) -> RoomRegistry:
     """The process-wide registry of a store (opened once, then shared by every session).
 
     ``store`` names it as :func:`~.store_url.open_store` takes it: a SQLite file path or

@@ -55,7 +55,7 @@ ROOM_FORMAT_VERSION = 1
 
 _COMMAND_ID = re.compile(r"[\x21-\x7e]{1,128}")
 
-Subscriber = Callable[[list[dict]], None]
+Subscriber = Callable[[list[dict[str, Any]]], None]
 
 
 def new_room_id() -> str:
@@ -64,7 +64,7 @@ def new_room_id() -> str:
 
 
 def create_in_store(store: Store, title: str = "Risus", *, room_id: str | None = None,
-                    meta: dict | None = None) -> str:
+                    meta: dict[str, Any] | None = None) -> str:
     """Write a new room (its ``room_created`` event) to ``store`` and return its id."""
     room_id = check_room_id(room_id or new_room_id())
     title = clean_name(title, ROOM_TITLE)
@@ -74,7 +74,7 @@ def create_in_store(store: Store, title: str = "Risus", *, room_id: str | None =
     return room_id
 
 
-def _check_key(actor, name, args) -> tuple | None:
+def _check_key(actor, name, args) -> tuple[Any, ...] | None:
     """What :meth:`Room.check` answers depend on besides the state, or None if it cannot be a key."""
     try:
         frozen = json.dumps(args or {}, sort_keys=True)
@@ -163,23 +163,23 @@ class Room(param.Parameterized):
     #: How many recent command ids are remembered to make resends harmless.
     RECENT_COMMANDS = 1000
 
-    def __init__(self, store: Store, room_id: str, *, dice: DiceSource | None = None, **params):
+    def __init__(self, store: Store, room_id: str, *, dice: DiceSource | None = None, **params) -> None:
         super().__init__(room_id=room_id, dice=dice, **params)
         self._store = store
         self._lock = threading.RLock()
         self._subscribers: dict[int, Subscriber] = {}
         self._next_subscriber = 0
-        self._events: list[dict] = []
-        self._public: list[dict] = []
-        self._recent: OrderedDict[str, tuple[tuple[str, str], list[dict]]] = OrderedDict()
+        self._events: list[dict[str, Any]] = []
+        self._public: list[dict[str, Any]] = []
+        self._recent: OrderedDict[str, tuple[tuple[str, str], list[dict[str, Any]]]] = OrderedDict()
         #: the checks sessions' committed dice: public (False) and the GM's secret rolls (True)
         self._check_dice: dict[bool, CommittedDice] = {}
         self._no_secret: set[str] = set()  # commitments whose seed the store does not have
         self._seeds: dict[str, bytes] = {}  # the seeds read from the store: a seed never changes
-        self._dice_synced: tuple | None = None  # (contest, log length) its dice were last synced at
+        self._dice_synced: tuple[Any, ...] | None = None  # (contest, log length) its dice were last synced at
         self._state = RoomState(self.dice, dice_for=self._contest_dice)
         # check()'s answers for the current state: (actor key, command, arguments) -> refusal or None
-        self._checked: dict[tuple, RuleError | None] = {}
+        self._checked: dict[tuple[Any, ...], RuleError | None] = {}
         with self._lock:
             if store.shared:  # follow first, so nothing appended between the read and now is missed
                 self._follow(store)
@@ -191,7 +191,7 @@ class Room(param.Parameterized):
         """Hear every append to this room in the shared store (other processes' too) until it goes."""
         heard = weakref.WeakMethod(self._heard)
 
-        def deliver(room_id: str, events: list[dict]) -> None:
+        def deliver(room_id: str, events: list[dict[str, Any]]) -> None:
             method = heard()
             if method is not None:
                 method(events)
@@ -200,7 +200,7 @@ class Room(param.Parameterized):
     # ------------------------------------------------------------------------ making rooms --
     @classmethod
     def create(cls, store: Store, title: str = "Risus", *, room_id: str | None = None,
-               dice: DiceSource | None = None, meta: dict | None = None) -> "Room":
+               dice: DiceSource | None = None, meta: dict[str, Any] | None = None) -> "Room":
         """A new, empty room in ``store``.
 
         Parameters
@@ -238,8 +238,8 @@ class Room(param.Parameterized):
         return self._store
 
     # --------------------------------------------------------------------------- commands --
-    def apply(self, actor: Actor, name: str, args: dict | None = None,
-              command_id: str | None = None, seen_seq: int | None = None) -> list[dict]:
+    def apply(self, actor: Actor, name: str, args: dict[str, Any] | None = None,
+              command_id: str | None = None, seen_seq: int | None = None) -> list[dict[str, Any]]:
         """Run one command for ``actor`` and return the events it made.
 
         Parameters
@@ -304,7 +304,7 @@ class Room(param.Parameterized):
             self._notify(events)
             return copy.deepcopy(events)
 
-    def check(self, actor: Actor, name: str, args: dict | None = None) -> None:
+    def check(self, actor: Actor, name: str, args: dict[str, Any] | None = None) -> None:
         """Raise what :meth:`apply` would raise before rolling, without changing anything.
 
         Checks the arguments and the actor's permission, then runs the command's plan without
@@ -322,7 +322,7 @@ class Room(param.Parameterized):
             if refusal is not None:
                 raise refusal
 
-    def _dry_run(self, actor: Actor, name: str, args: dict | None) -> RuleError | None:
+    def _dry_run(self, actor: Actor, name: str, args: dict[str, Any] | None) -> RuleError | None:
         try:
             command = parse_command(name, args, self._state)
             authorize(self._state, actor, command)
@@ -420,7 +420,7 @@ class Room(param.Parameterized):
         self._seeds[commitment] = seed
         return seed
 
-    def _contest_dice(self, contest_events: list[dict]) -> CommittedDice:
+    def _contest_dice(self, contest_events: list[dict[str, Any]]) -> CommittedDice:
         """The dice of a contest rebuilt from its events: those of the last commitment its log made.
 
         The room's log holds every event, those an undo took back too: the dice went on with the
@@ -446,7 +446,7 @@ class Room(param.Parameterized):
             dice.reveal()
         return dice
 
-    def _contest_log(self, uid: str) -> list[dict]:
+    def _contest_log(self, uid: str) -> list[dict[str, Any]]:
         """A contest's events as the room's log holds them, those an undo took back included."""
         return [e["event"] for e in self._events if e["type"] == "contest" and e["contest"] == uid]
 
@@ -509,11 +509,11 @@ class Room(param.Parameterized):
         return [e["draw"]["roll"] for e in self._events
                 if e["type"] == "action_checked" and (e.get("draw") or {}).get("scope") == scope]
 
-    def _unrevealed_checks(self) -> list[dict]:
+    def _unrevealed_checks(self) -> list[dict[str, Any]]:
         """A reveal for every checks commitment of the log (undone ones too) not revealed yet, whose seed is kept."""
         revealed = {e["commitment"] for e in self._events if e["type"] == "dice_revealed"}
         mine = {d.commitment: d for d in self._restored_checks_dice().values()}
-        out: dict[str, dict] = {}
+        out: dict[str, dict[str, Any]] = {}
         for event in self._events:
             commitment = event.get("commitment")
             if event["type"] != "dice_committed" or commitment in revealed or commitment in out:
@@ -528,7 +528,7 @@ class Room(param.Parameterized):
                                          next_roll=next_roll, private=event["private"])
         return list(out.values())
 
-    def _checks_dice(self, private: bool) -> tuple[CommittedDice, list[dict]]:
+    def _checks_dice(self, private: bool) -> tuple[CommittedDice, list[dict[str, Any]]]:
         """The dice of a check, and the payloads to write before it (a new session's commitment)."""
         session = self._state.check_sessions.get(private)
         dice = self._restored_checks_dice().get(private)
@@ -602,14 +602,14 @@ class Room(param.Parameterized):
         return events
 
     # ------------------------------------------------------------------------- projection --
-    def _reset_log(self, events: list[dict]) -> None:
+    def _reset_log(self, events: list[dict[str, Any]]) -> None:
         self._events = list(events)
         self._public = [e for e in self._events if not e["private"]]
         self._recent.clear()
         for event in self._events:
             self._recall(event)
 
-    def _recall(self, event: dict) -> None:
+    def _recall(self, event: dict[str, Any]) -> None:
         """Remember the command an event of the log belongs to, so a resend of it is harmless."""
         if event["cmd_id"] in self._recent:
             self._recent[event["cmd_id"]][1].append(event)
@@ -618,7 +618,7 @@ class Room(param.Parameterized):
             self._recent[event["cmd_id"]] = (key, [event])
             self._trim_recent()
 
-    def _log(self, events: list[dict]) -> None:
+    def _log(self, events: list[dict[str, Any]]) -> None:
         self._events.extend(events)
         self._public.extend(e for e in events if not e["private"])
 
@@ -642,7 +642,7 @@ class Room(param.Parameterized):
         self._state = project(self._events, dice=self.dice, pool=dict(self._state.characters),
                               contests=[current] if current is not None else [], dice_for=self._contest_dice)
 
-    def _heard(self, events: list[dict]) -> None:
+    def _heard(self, events: list[dict[str, Any]]) -> None:
         """Apply the events another process committed (the store's listener thread calls this).
 
         This process's own appends are heard too, and skipped: they were applied when committed.
@@ -691,7 +691,7 @@ class Room(param.Parameterized):
             self.param.update(**changes)
 
     # ----------------------------------------------------------------------------- reading --
-    def visible_events(self, actor: Actor, from_seq: int = 0) -> list[dict]:
+    def visible_events(self, actor: Actor, from_seq: int = 0) -> list[dict[str, Any]]:
         """The events after sequence number ``from_seq`` that ``actor`` may see (copies).
 
         The GM sees every event; players and spectators never receive the GM's private ones, so
@@ -702,12 +702,12 @@ class Room(param.Parameterized):
             events = self._events[max(0, from_seq):]
             return copy.deepcopy([e for e in events if visible_to(actor, e)])
 
-    def checks_for(self, actor: Actor) -> list[dict]:
+    def checks_for(self, actor: Actor) -> list[dict[str, Any]]:
         """The action checks ``actor`` may see: all for the GM, the open ones for everyone else."""
         with self._lock:
             return copy.deepcopy([c for c in self._state.checks if visible_to(actor, c)])
 
-    def snapshot(self, actor: Actor) -> dict:
+    def snapshot(self, actor: Actor) -> dict[str, Any]:
         """The room's whole state as ``actor`` may see it, as JSON-ready data (for tests and debugging)."""
         with self._lock:
             contest = self._state.contest
@@ -777,7 +777,7 @@ class Room(param.Parameterized):
         """How many callbacks are subscribed now (to check closed sessions unsubscribed)."""
         return len(self._subscribers)
 
-    def _notify(self, events: list[dict]) -> None:
+    def _notify(self, events: list[dict[str, Any]]) -> None:
         if not events:
             return
         for callback in list(self._subscribers.values()):
@@ -839,8 +839,8 @@ class LocalRoom(Room):
     (1, 2)
     """
 
-    def __init__(self, title: str = "Risus", *, path: str | os.PathLike | None = None,
-                 dice: DiceSource | None = None):
+    def __init__(self, title: str = "Risus", *, path: str | os.PathLike[str] | None = None,
+                 dice: DiceSource | None = None) -> None:
         self._undoing = False  # the room's own undo is taking a contest command back
         store = SQLiteStore(path) if path is not None else MemoryStore()
         rooms = store.list_rooms()
@@ -850,7 +850,7 @@ class LocalRoom(Room):
         self.session = RoomSession(self, Actor.gm())
 
     def act(self, command: str, /, command_id: str | None = None, seen_seq: int | None = None,
-            **args) -> list[dict]:
+            **args) -> list[dict[str, Any]]:
         """Run ``command`` as the GM (same as ``self.session.act``)."""
         return self.session.act(command, command_id=command_id, seen_seq=seen_seq, **args)
 
@@ -943,7 +943,7 @@ class LocalRoom(Room):
         The room sets its own sink while it runs a command on the contest, so this one sees only
         the commands given on the contest object itself.
         """
-        def sink(contest_events: list[dict]) -> None:
+        def sink(contest_events: list[dict[str, Any]]) -> None:
             if self._state.contest is not contest:
                 raise RuleError(f"{contest.name} is no longer this table's contest: play the table's own.",
                                 key="error.room.not_the_contest", name=contest.name)
@@ -956,7 +956,7 @@ class LocalRoom(Room):
             # room shows its own (and tells its subscribers) right after the contest has.
             watcher = None
 
-            def after(*_):
+            def after(*_) -> None:
                 contest.param.unwatch(watcher)
                 self._publish()
                 self._notify(events)
@@ -984,7 +984,7 @@ class LocalRoom(Room):
         self._publish()
         self._notify(events)
 
-    def _undo(self, actor: Actor, command_id: str) -> list[dict]:
+    def _undo(self, actor: Actor, command_id: str) -> list[dict[str, Any]]:
         self._undoing = True
         try:
             return super()._undo(actor, command_id)

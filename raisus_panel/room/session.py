@@ -38,7 +38,7 @@ class RoomSession:
     'There is no contest right now: the GM starts one first.'
     """
 
-    def __init__(self, room: Room, actor: Actor):
+    def __init__(self, room: Room, actor: Actor) -> None:
         if not isinstance(actor, Actor):
             raise RuleError("A room session needs an Actor.", key="error.room.session_actor")
         self.room = room

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from typing import Any
 
 from raisus_panel.rules import RuleError
 from raisus_panel.rules.dice import DiceSource
@@ -39,7 +40,7 @@ _CLIENT_SEED = Phrase("client seed", "term.client_seed")
 _DOES_NOT_FIT = Phrase("an event does not fit the ones before it", "term.file.does_not_fit")
 
 
-def read_room_file(text: str | bytes, *, max_bytes: int = MAX_ROOM_FILE_BYTES) -> dict:
+def read_room_file(text: str | bytes, *, max_bytes: int = MAX_ROOM_FILE_BYTES) -> dict[str, Any]:
     """The parsed file after checking it is a room export we can read; RoomFileError otherwise.
 
     A file larger than ``max_bytes`` is refused before it is parsed
@@ -130,7 +131,7 @@ def _longest_text(value, depth: int = 0) -> int:
     return 0
 
 
-def _field_problem(event: dict) -> Phrase | None:
+def _field_problem(event: dict[str, Any]) -> Phrase | None:
     """What in an event's fields no one could have typed (checked as typed input is), or None."""
     try:
         if not isinstance(event["cmd_id"], str) or not _COMMAND_ID.fullmatch(event["cmd_id"]):
@@ -181,7 +182,7 @@ def _field_problem(event: dict) -> Phrase | None:
 
 
 def import_room(store: Store, text: str | bytes, *, room_id: str | None = None,
-                dice: DiceSource | None = None, meta: dict | None = None,
+                dice: DiceSource | None = None, meta: dict[str, Any] | None = None,
                 max_bytes: int = MAX_ROOM_FILE_BYTES) -> Room:
     """Load a room file into ``store`` as a new room and return it.
 

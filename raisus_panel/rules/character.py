@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Mapping
+from typing import Any
 
 import param
 
@@ -97,7 +98,7 @@ class Character(param.Parameterized):
     cliches = param.List(default=[], item_type=Cliche, doc="""
         The character's clichés, in the player's order. Replaced as a whole when it changes.""")
 
-    def __init__(self, name: str = "", cliches=None, **params):
+    def __init__(self, name: str = "", cliches=None, **params) -> None:
         params.setdefault("uid", new_uid())
         params["name"] = clean_name(name, Phrase("character name", "term.character_name"))
         params["description"] = clean_text(params.get("description", ""), Phrase("description", "term.description"))
@@ -136,14 +137,14 @@ class Character(param.Parameterized):
         """``"Name: Cliché (4), Other (2)"``."""
         return f"{self.name}: " + ", ".join(c.label for c in self.cliches)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready description of this character, for saves and exports."""
         return {"kind": self.kind, "uid": self.uid, "name": self.name,
                 "description": self.description, "owner": self.owner,
                 "cliches": [c.to_dict() for c in self.cliches]}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Character":
+    def from_dict(cls, data: dict[str, Any]) -> "Character":
         """Build a character or grunt mob from :meth:`to_dict` output, checking every field."""
         if not isinstance(data, Mapping):
             raise RuleError(f"A character must be described by a mapping, not {type(data).__name__}.",
@@ -156,7 +157,7 @@ class Character(param.Parameterized):
         return target._from_fields(dict(data))
 
     @classmethod
-    def _from_fields(cls, data: dict) -> "Character":
+    def _from_fields(cls, data: dict[str, Any]) -> "Character":
         allowed = {"kind", "uid", "name", "description", "owner", "cliches"}
         unknown = set(data) - allowed
         if unknown:
@@ -210,7 +211,7 @@ class GruntMob(Character):
         How many extras the mob holds, if anyone counted (only for show).""")
 
     def __init__(self, name: str = "", rating: int | None = None, *, member_rating: int = 1,
-                 cliche: str | None = None, cliches=None, count: int | None = None, **params):
+                 cliche: str | None = None, cliches=None, count: int | None = None, **params) -> None:
         member_rating = whole_number(
             member_rating, Phrase("rating of one extra in a grunt mob", "term.mob_member_rating"), low=0, high=1)
         if cliches is None:
@@ -236,7 +237,7 @@ class GruntMob(Character):
                             key="error.mob.no_more_cliches")
         return super().add_cliche(name, rating, current, **params)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """As :meth:`Character.to_dict`, plus the mob's member rating and count."""
         data = super().to_dict()
         data["member_rating"] = self.member_rating
@@ -245,7 +246,7 @@ class GruntMob(Character):
         return data
 
     @classmethod
-    def _from_fields(cls, data: dict) -> "GruntMob":
+    def _from_fields(cls, data: dict[str, Any]) -> "GruntMob":
         member_rating = data.pop("member_rating", 1)
         count = data.pop("count", None)
         if count is not None:

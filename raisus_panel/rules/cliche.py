@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import param
 
 from .errors import Phrase, RuleError
@@ -40,7 +42,7 @@ class Cliche(param.Parameterized):
         cliché and absorb damage before ``current`` does.""")
 
     def __init__(self, name: str = "", rating: int = 1, current: int | None = None, *,
-                 max_rating: int = MAX_RATING, **params):
+                 max_rating: int = MAX_RATING, **params) -> None:
         name = clean_name(name, Phrase("cliché name", "term.cliche_name"))
         rating = whole_number(rating, Phrase(f"rating of {name}", "term.rating_of", name=name),
                               low=0, high=max_rating)
@@ -61,7 +63,7 @@ class Cliche(param.Parameterized):
             score += f"+{self.extra}"
         return f"{self.name} ({score})"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready description of this cliché."""
         data = {"name": self.name, "rating": self.rating, "current": self.current}
         if self.temporary:
@@ -71,7 +73,7 @@ class Cliche(param.Parameterized):
         return data
 
     @classmethod
-    def from_dict(cls, data: dict, *, max_rating: int = MAX_RATING) -> "Cliche":
+    def from_dict(cls, data: dict[str, Any], *, max_rating: int = MAX_RATING) -> "Cliche":
         """Build a cliché from :meth:`to_dict` output, checking every field."""
         if not isinstance(data, dict):
             raise RuleError(f"A cliché must be described by a mapping, not {type(data).__name__}.",

@@ -25,6 +25,7 @@ import hashlib
 import hmac
 import json
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 #: The name of this derivation, written into every commitment event (a verifier refuses others).
 SCHEME = "raisus-hmac-sha256-v1"
@@ -83,7 +84,7 @@ def roll_faces(seed: bytes, scope: str, roll: int, n: int, client_seeds: Mapping
     return [die_face(seed, scope, roll, die, mix) for die in range(1, n + 1)]
 
 
-def rolls_of(event: Mapping) -> list[list[int]]:
+def rolls_of(event: Mapping[str, Any]) -> list[list[int]]:
     """The rolls a ``round_decided`` event holds, in the order the contest drew them.
 
     Each attempt: side A's pool, then its helpers' pools (with the "members roll, sixes count"
@@ -101,7 +102,7 @@ def rolls_of(event: Mapping) -> list[list[int]]:
     return rolls
 
 
-def next_roll_after(events: Iterable[Mapping]) -> int:
+def next_roll_after(events: Iterable[Mapping[str, Any]]) -> int:
     """The first roll number no committed roll among ``events`` (contest events) has used; 1 if none."""
     after = 1
     for event in events:

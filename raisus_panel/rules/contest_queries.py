@@ -14,6 +14,7 @@ afterwards, but neither changes who fell in this contest.
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from .character import Character
 from .cliche import Cliche
@@ -205,7 +206,7 @@ class ContestQueries:
         cliche = self.chosen(obj)
         return cliche.pool if cliche else 0
 
-    def choice(self, unit) -> dict | None:
+    def choice(self, unit) -> dict[str, Any] | None:
         """A character's or mob's current choice.
 
         Parameters
@@ -262,7 +263,7 @@ class ContestQueries:
         return self._tickets
 
     @property
-    def volunteer_window(self) -> dict | None:
+    def volunteer_window(self) -> dict[str, Any] | None:
         """While a team may still volunteer for the round it just lost: team uid, damage, who was hit."""
         return copy.deepcopy(self._window)
 

@@ -22,6 +22,7 @@ from such a watcher is still refused as busy until the running command returns.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from .character import Character
 from .dice import DiceSource
@@ -36,7 +37,7 @@ class _NeedsFullRun(Exception):
 class _DryDice(DiceSource):
     """Dice for checking a command without using the real dice source (faces are irrelevant)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._rng = random.Random(0)
 
     def _faces(self, n: int) -> list[int]:
@@ -46,7 +47,7 @@ class _DryDice(DiceSource):
 _DRY_DICE = _DryDice()
 
 
-def _translate(value, characters: dict, teams: dict):
+def _translate(value, characters: dict[str, Any], teams: dict):
     """Swap characters and teams inside ``value`` for the replica's objects with the same uid."""
     if isinstance(value, CharacterTeam):
         return teams.get(value.uid, value.uid)

@@ -36,7 +36,7 @@ class Phrase:
 
     __slots__ = ("text", "key", "fields")
 
-    def __init__(self, text: str, key: str, **fields):
+    def __init__(self, text: str, key: str, **fields) -> None:
         self.text = str(text)
         self.key = key
         self.fields = fields
@@ -82,7 +82,7 @@ class RuleError(ValueError):
         numbers) or a :class:`Phrase` for words of ours.
     """
 
-    def __init__(self, message: str = "", *, key: str | None = None, **fields):
+    def __init__(self, message: str = "", *, key: str | None = None, **fields) -> None:
         super().__init__(message)
         self.key = key
         self.fields = fields

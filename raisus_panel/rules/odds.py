@@ -34,6 +34,7 @@ import threading
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import accumulate
+from typing import Any
 
 from .errors import Phrase, RuleError
 
@@ -103,7 +104,7 @@ _DISTS_LOCK = threading.Lock()
 _TAILS: dict[int, tuple[int, ...]] = {}  # n -> ways to roll at least each total
 _ROUND_WAYS: dict[tuple[int, int], tuple[int, int, int]] = {}  # (x, y) -> (A wins, B wins, 6**(x+y))
 _ROUND_FLOATS: dict[tuple[int, int], tuple[float, float, float]] = {}  # (x, y) -> (p, q, rolls/round)
-_CONTEST_TABLES: dict[tuple, dict[tuple[int, int], tuple]] = {}  # rules key -> {(x, y): state}
+_CONTEST_TABLES: dict[tuple[Any, ...], dict[tuple[int, int], tuple]] = {}  # rules key -> {(x, y): state}
 
 
 def clear_cache() -> None:
@@ -504,7 +505,7 @@ _FLOAT_LOST = (0.0, 1.0, 0.0, 0.0)
 _REDUCE_ABOVE_BITS = 2048
 
 
-def _exact_step(win: int, lose: int, total: int, after_win: tuple, after_loss: tuple) -> tuple:
+def _exact_step(win: int, lose: int, total: int, after_win: tuple[Any, ...], after_loss: tuple) -> tuple:
     """One decided round from a state, exactly: ``(win * after_win + lose * after_loss) / decided``.
 
     A decided round also adds 1 round and ``total / decided`` roll-offs.
@@ -533,7 +534,7 @@ def _exact_step(win: int, lose: int, total: int, after_win: tuple, after_loss: t
     return state
 
 
-def _float_step(p: float, q: float, rolls: float, after_win: tuple, after_loss: tuple) -> tuple:
+def _float_step(p: float, q: float, rolls: float, after_win: tuple[Any, ...], after_loss: tuple) -> tuple:
     # Only sums of products of non-negative numbers: tiny results keep their relative accuracy.
     return (
         p * after_win[0] + q * after_loss[0],
@@ -543,7 +544,7 @@ def _float_step(p: float, q: float, rolls: float, after_win: tuple, after_loss: 
     )
 
 
-def _round_odds(pools, exact: bool) -> dict:
+def _round_odds(pools, exact: bool) -> dict[str, Any]:
     """Round odds for the given pool pairs: exact ways or float ``(p, q, rolls per round)``."""
     if exact:
         return {pair: _round_ways(*pair) for pair in pools}
@@ -551,7 +552,7 @@ def _round_odds(pools, exact: bool) -> dict:
     return _ROUND_FLOATS
 
 
-def _table(max_a: int, max_b: int, rules: _Rules, exact: bool) -> dict:
+def _table(max_a: int, max_b: int, rules: _Rules, exact: bool) -> dict[str, Any]:
     """The memoised DP table: the state at every score pair ``x <= max_a``, ``y <= max_b``.
 
     Revenge is not part of it (it only changes the first round; see :func:`_solve`).
@@ -587,7 +588,7 @@ def _table(max_a: int, max_b: int, rules: _Rules, exact: bool) -> dict:
     return table
 
 
-def _solve(starts: list[tuple[int, int]], rules: _Rules, exact: bool) -> dict:
+def _solve(starts: list[tuple[int, int]], rules: _Rules, exact: bool) -> dict[str, Any]:
     """DP states for the given starting scores, each ``>= 1``, with a revenge first round applied."""
     table = _table(max(a for a, _ in starts), max(b for _, b in starts), rules, exact)
     if not rules.revenge:
@@ -602,7 +603,7 @@ def _solve(starts: list[tuple[int, int]], rules: _Rules, exact: bool) -> dict:
     }
 
 
-def _odds_from(state: tuple, exact: bool) -> ContestOdds:
+def _odds_from(state: tuple[Any, ...], exact: bool) -> ContestOdds:
     if exact:
         win, lose, rounds, rolls, den = state
         return ContestOdds(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import param
 
 SUITABILITY_STEPS = ("suitable", "unsuitable", "very unsuitable")
@@ -62,7 +64,7 @@ class RulesProfile(param.Parameterized):
         return {"suitable": 0, "unsuitable": self.unsuitable_step,
                 "very unsuitable": self.very_unsuitable_step}[suitability]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The options as a JSON-ready mapping."""
         return {k: v for k, v in self.param.values().items() if k != "name"}
 

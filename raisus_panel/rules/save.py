@@ -9,6 +9,7 @@ loading: ``tests/rules/saves`` holds some, and a test loads them.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from .dice import DiceSource
 from .errors import SaveFileError
@@ -18,13 +19,13 @@ SAVE_FORMAT = "raisus_panel/contest"
 SAVE_VERSION = 1
 
 
-def dumps_save(events: list[dict]) -> str:
+def dumps_save(events: list[dict[str, Any]]) -> str:
     """The save-file text for a contest's events."""
     return json.dumps({"format": SAVE_FORMAT, "version": SAVE_VERSION, "events": events},
                       ensure_ascii=False, indent=1)
 
 
-def loads_save(text: str | bytes) -> list[dict]:
+def loads_save(text: str | bytes) -> list[dict[str, Any]]:
     """The events of a save file, after checking it is one of ours; SaveFileError otherwise."""
     try:
         data = json.loads(text)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import param
 
@@ -76,8 +77,8 @@ class CharacterTeam(param.Parameterized):
     approved = param.Boolean(default=False, doc="""
         The GM's approval, needed only when every member uses an inappropriate cliché.""")
 
-    def __init__(self, members: Iterable = (), leader: Character | None = None, *, name: str | None = None,
-                 **params):
+    def __init__(self, members: Iterable[Any] = (), leader: Character | None = None, *, name: str | None = None,
+                 **params) -> None:
         if isinstance(members, (str, bytes)) or not isinstance(members, Iterable):
             raise RuleError(f"Give a team's members as a list of characters, not {members!r}.",
                             key="error.team.members_type", value=repr(members))
@@ -195,7 +196,7 @@ class CharacterTeam(param.Parameterized):
             lead = f"2×({lead})"
         return " + ".join([lead, *(m.name for m in self.helpers)]) + f" = {self.pool}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The team as a JSON-ready mapping (members by uid)."""
         return {"uid": self.uid, "name": self.name, "leader": self.leader.uid,
                 "members": [{"character": m.uid, "cliche": self.member_cliches[m.uid],
