@@ -70,7 +70,7 @@ def _env_lang() -> str:
 class I18nSettings(param.Parameterized):
     """The process-wide language setting that components follow unless given their own ``lang``."""
 
-    lang = param.Selector(default=_env_lang(), objects=list(LANGUAGES), doc="""
+    lang: param.Selector[str] = param.Selector(default=_env_lang(), objects=list(LANGUAGES), doc="""
         The language of every component that has no ``lang`` of its own. Defaults to the
         ``RAISUS_LANG`` environment variable, or "ko".""")
 

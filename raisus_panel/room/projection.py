@@ -73,6 +73,7 @@ class RoomState:
         elif self._pending is not None:
             self._pending.append(event)
         elif not live:  # replaying after the contest was built: rebuild it once more, later
+            assert self._contest is not None  # no start pending: the contest is built
             self._pending = [*self._contest.events, event]
             self._contest = None
         self.round_open = round_open_after(event, self.round_open)
@@ -133,7 +134,7 @@ def sync_character(obj: Character, data: dict[str, Any]) -> Character:
     changes = {k: getattr(fresh, k) for k in ("name", "description", "owner") if getattr(fresh, k) != getattr(obj, k)}
     if [id(c) for c in cliches] != [id(c) for c in obj.cliches]:
         changes["cliches"] = cliches
-    if isinstance(obj, GruntMob):
+    if isinstance(obj, GruntMob) and isinstance(fresh, GruntMob):
         changes.update(member_rating=fresh.member_rating, count=fresh.count)
     if changes:
         obj.param.update(**changes)
@@ -208,7 +209,9 @@ def follow_events(state: RoomState, events: list[dict[str, Any]]) -> None:
 
     def flush() -> None:
         if run:
-            state.built_contest.follow(run)
+            contest = state.built_contest
+            assert contest is not None  # the run is of the built contest
+            contest.follow(run)
             run.clear()
 
     for event in events:
@@ -223,7 +226,7 @@ def follow_events(state: RoomState, events: list[dict[str, Any]]) -> None:
     flush()
 
 
-def effective(events: Iterable[dict[str, Any]]) -> list[dict]:
+def effective(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """The events that still count: without ``undone`` events and the commands they took back.
 
     A contest whose start was taken back takes its events with it (a client seed, which undo never

@@ -54,7 +54,7 @@ class Actor:
     player_id: str = ""
     name: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         try:
             object.__setattr__(self, "role", Role(self.role))
         except ValueError:

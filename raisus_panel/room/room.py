@@ -74,7 +74,7 @@ def create_in_store(store: Store, title: str = "Risus", *, room_id: str | None =
     return room_id
 
 
-def _check_key(actor, name, args) -> tuple[Any, ...] | None:
+def _check_key(actor: Actor, name: str, args: object) -> tuple[Any, ...] | None:
     """What :meth:`Room.check` answers depend on besides the state, or None if it cannot be a key."""
     try:
         frozen = json.dumps(args or {}, sort_keys=True)
@@ -83,7 +83,7 @@ def _check_key(actor, name, args) -> tuple[Any, ...] | None:
         return None
 
 
-def _same(old, new) -> bool:
+def _same(old: object, new: object) -> bool:
     """Equal for publishing: objects by identity, data by value (so watchers fire only on change)."""
     if old is new:
         return True
@@ -163,8 +163,8 @@ class Room(param.Parameterized):
     #: How many recent command ids are remembered to make resends harmless.
     RECENT_COMMANDS = 1000
 
-    def __init__(self, store: Store, room_id: str, *, dice: DiceSource | None = None, **params) -> None:
-        super().__init__(room_id=room_id, dice=dice, **params)
+    def __init__(self, store: Store, room_id: str, *, dice: DiceSource | None = None, **params: Any) -> None:
+        super().__init__(room_id=room_id, dice=dice, **params)  # type: ignore[no-untyped-call]  # Parameterized.__init__ takes **params untyped
         self._store = store
         self._lock = threading.RLock()
         self._subscribers: dict[int, Subscriber] = {}
@@ -224,7 +224,8 @@ class Room(param.Parameterized):
         return cls(store, room_id, dice=dice)
 
     @staticmethod
-    def local(title: str = "Risus", *, path=None, dice: DiceSource | None = None):
+    def local(title: str = "Risus", *, path: str | os.PathLike[str] | None = None,
+              dice: DiceSource | None = None) -> RoomSession:
         """A one-person room for a notebook, as the GM's :class:`~.session.RoomSession`.
 
         The GM may do everything, so one session plays every role. The room is in memory, or in
@@ -346,7 +347,7 @@ class Room(param.Parameterized):
             return exc.with_traceback(None)
         return None
 
-    def _command_id(self, command_id) -> str:
+    def _command_id(self, command_id: object) -> str:
         if command_id is None:
             return uuid.uuid4().hex
         if not isinstance(command_id, str) or not _COMMAND_ID.fullmatch(command_id):
@@ -373,7 +374,8 @@ class Room(param.Parameterized):
     def _run_planned(self, actor: Actor, command: Command[Any], command_id: str) -> list[Event]:
         spec = command.spec
         assert spec.plan is not None
-        dice, before, keep = self.dice, [], None
+        dice, keep = self.dice, None
+        before: list[Event] = []
         secret = getattr(command.args, "private", False) is True  # a check's: the GM's secret checks session
         if self.dice is None and spec.dice == "contest":
             # committed dice of its own: every player's client seed random until they set theirs
@@ -433,8 +435,8 @@ class Room(param.Parameterized):
         every = self._contest_log(contest_events[0]["contest"])
         after = next_roll_after(every)
         last = next((e for e in reversed(every) if e["type"] == "dice_committed"), None)
-        seed = last and self._secret(last["commitment"])
-        if not seed:
+        seed = self._secret(last["commitment"]) if last is not None else None
+        if last is None or not seed:
             return CommittedDice(first_roll=after)
         seeds = dict(last["client_seeds"])
         for event in every[every.index(last):]:
@@ -515,8 +517,10 @@ class Room(param.Parameterized):
         mine = {d.commitment: d for d in self._restored_checks_dice().values()}
         out: dict[str, dict[str, Any]] = {}
         for event in self._events:
-            commitment = event.get("commitment")
-            if event["type"] != "dice_committed" or commitment in revealed or commitment in out:
+            if event["type"] != "dice_committed":
+                continue
+            commitment: str = event["commitment"]
+            if commitment in revealed or commitment in out:
                 continue
             dice = mine.get(commitment)
             seed = dice.secret() if dice is not None else (self._secret(commitment) or b"").hex()
@@ -592,6 +596,7 @@ class Room(param.Parameterized):
                     # the contest's own last command (a client seed after it is never undone)
                     and target[-1]["event"]["seq"] == contest.events[-1]["seq"])
         if in_place:  # a contest command: the contest takes it back itself, keeping its objects
+            assert contest is not None
             try:
                 contest.undo()
                 self._state.round_open = round_open_of(effective(self._events))
@@ -723,7 +728,8 @@ class Room(param.Parameterized):
                     "players": self._state.players, "round_open": self._state.round_open,
                     "characters": [c.to_dict() for c in self._state.characters.values()],
                     "contest": data, "past_contests": self._state.past, "checks": self.checks_for(actor)}
-            return json.loads(json.dumps(snap))
+            result: dict[str, Any] = json.loads(json.dumps(snap))
+            return result
 
     def replay_contest(self, contest_uid: str) -> Contest:
         """A closed (or the current) contest rebuilt from the log, on copies of its characters.
@@ -850,7 +856,7 @@ class LocalRoom(Room):
         self.session = RoomSession(self, Actor.gm())
 
     def act(self, command: str, /, command_id: str | None = None, seen_seq: int | None = None,
-            **args) -> list[dict[str, Any]]:
+            **args: object) -> list[dict[str, Any]]:
         """Run ``command`` as the GM (same as ``self.session.act``)."""
         return self.session.act(command, command_id=command_id, seen_seq=seen_seq, **args)
 
@@ -937,7 +943,7 @@ class LocalRoom(Room):
         contest.param.watch(self._direct_undo, "events")
         self._notify(events)
 
-    def _direct_sink(self, contest: Contest):
+    def _direct_sink(self, contest: Contest) -> Callable[[list[Event]], None]:
         """The event sink of an adopted contest: its direct commands go into the room's log too.
 
         The room sets its own sink while it runs a command on the contest, so this one sees only
@@ -954,23 +960,25 @@ class LocalRoom(Room):
                     apply_event(self._state, event, live=True)
             # This runs inside the contest's command, before the contest shows its new state: the
             # room shows its own (and tells its subscribers) right after the contest has.
-            watcher = None
+            watcher: param.parameterized.Watcher | None = None
 
-            def after(*_) -> None:
-                contest.param.unwatch(watcher)
+            def after(*_: object) -> None:
+                if watcher is not None:
+                    contest.param.unwatch(watcher)
                 self._publish()
                 self._notify(events)
             watcher = contest.param.watch(after, "events")
         return sink
 
-    def _direct_undo(self, change) -> None:
+    def _direct_undo(self, change: param.parameterized.Event) -> None:
         """An adopted contest's own ``undo()`` goes into the room's log as the GM's undo.
 
         The contest has already taken its last command back; the room writes an ``undone`` event
         for the room command that carried those events, so the log stays the truth.
         """
         contest = change.obj
-        if self._undoing or self._state.contest is not contest or len(change.new) >= len(change.old):
+        if self._undoing or not isinstance(contest, Contest) or self._state.contest is not contest \
+                or len(change.new) >= len(change.old):
             return
         removed = {e["seq"] for e in change.old[len(change.new):]}
         with self._lock:

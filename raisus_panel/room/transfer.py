@@ -40,7 +40,7 @@ _CLIENT_SEED = Phrase("client seed", "term.client_seed")
 _DOES_NOT_FIT = Phrase("an event does not fit the ones before it", "term.file.does_not_fit")
 
 
-def read_room_file(text: str | bytes, *, max_bytes: int = MAX_ROOM_FILE_BYTES) -> dict[str, Any]:
+def read_room_file(text: object, *, max_bytes: int = MAX_ROOM_FILE_BYTES) -> dict[str, Any]:
     """The parsed file after checking it is a room export we can read; RoomFileError otherwise.
 
     A file larger than ``max_bytes`` is refused before it is parsed
@@ -92,7 +92,7 @@ def read_room_file(text: str | bytes, *, max_bytes: int = MAX_ROOM_FILE_BYTES) -
     return data
 
 
-def _envelope_problem(event, seq: int) -> Phrase | None:
+def _envelope_problem(event: object, seq: int) -> Phrase | None:
     if not isinstance(event, dict):
         return Phrase("not an event", "term.file.not_an_event")
     missing = _ENVELOPE - set(event)
@@ -117,7 +117,7 @@ def _envelope_problem(event, seq: int) -> Phrase | None:
     return None
 
 
-def _longest_text(value, depth: int = 0) -> int:
+def _longest_text(value: object, depth: int = 0) -> float:
     """The length of the longest string anywhere in ``value`` (a bound on what no field checks)."""
     if isinstance(value, str):
         return len(value)
@@ -131,7 +131,7 @@ def _longest_text(value, depth: int = 0) -> int:
     return 0
 
 
-def _field_problem(event: dict[str, Any]) -> Phrase | None:
+def _field_problem(event: dict[str, Any]) -> Phrase | str | None:
     """What in an event's fields no one could have typed (checked as typed input is), or None."""
     try:
         if not isinstance(event["cmd_id"], str) or not _COMMAND_ID.fullmatch(event["cmd_id"]):

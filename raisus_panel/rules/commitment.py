@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 #: The name of this derivation, written into every commitment event (a verifier refuses others).
@@ -70,7 +70,7 @@ def face_from_blocks(blocks: Iterable[bytes]) -> int:
 
 def die_face(seed: bytes, scope: str, roll: int, die: int, mix: str) -> int:
     """The face of one committed die."""
-    def blocks():
+    def blocks() -> Iterator[bytes]:
         block = 0
         while True:
             yield hmac.new(seed, die_message(scope, roll, die, mix, block), hashlib.sha256).digest()

@@ -23,11 +23,12 @@ without the last command. This module keeps the log and the state built from it 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .character import Character
+from .contest_parts import ContestParts
 from .dice import DiceSource
 from .errors import Phrase, RuleError, SaveFileError
 from .profile import RulesProfile
@@ -46,7 +47,11 @@ def _busy() -> RuleError:
                      key="error.contest.busy")
 
 
-class EventLog:
+if TYPE_CHECKING:
+    from .contest import Contest
+
+
+class EventLog(ContestParts):
     """Mixin of :class:`~raisus_panel.rules.contest.Contest`: the log, the command cycle, undo and replay.
 
     It owns ``_events`` (the log) and ``_cmd`` (the number of the last command), applies events
@@ -60,7 +65,7 @@ class EventLog:
     @classmethod
     def from_events(cls, events: list[dict[str, Any]], *, dice: DiceSource | None = None,
                     characters: dict[str, Character] | None = None,
-                    event_sink: Callable[..., Any] | None = None):
+                    event_sink: Callable[..., Any] | None = None) -> Contest:
         """Rebuild a contest by replaying its events.
 
         Parameters
@@ -88,7 +93,8 @@ class EventLog:
             raise SaveFileError("A contest's events must begin with its start.", key="error.save.no_contest_start")
         start = events[0]
         try:
-            contest = cls(uid=start["contest"], single_roll=bool(start["single_roll"]),
+            made = cast("type[Contest]", cls)  # a mixin of Contest: cls is Contest (or a subclass)
+            contest = made(uid=start["contest"], single_roll=bool(start["single_roll"]),
                           profile=RulesProfile.from_dict(start["profile"]), dice=dice,
                           event_sink=event_sink, _events=events, _characters=characters)
         except SaveFileError:
@@ -187,7 +193,7 @@ class EventLog:
         return _busy() if self._running == _CHANGING else None
 
     @contextmanager
-    def _one_command(self):
+    def _one_command(self) -> Iterator[None]:
         """Mark a command as running until it returns or raises (the caller has refused a second one)."""
         self._running = _CHANGING
         try:
@@ -220,7 +226,7 @@ class EventLog:
             self._publish_finished()
         return [copy.deepcopy(e) for e in new]
 
-    def _emit(self, event: dict[str, Any]) -> dict:
+    def _emit(self, event: dict[str, Any]) -> dict[str, Any]:
         """Number ``event``, append it to the log and apply it."""
         event = {**event, "seq": len(self._events) + 1, "cmd": self._cmd}
         self._events.append(event)

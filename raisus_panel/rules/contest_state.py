@@ -14,11 +14,12 @@ from typing import Any
 from .character import Character
 from .cliche import Cliche
 from .commitment import rolls_of
+from .contest_parts import ContestParts
 from .events import EVENT_FIELDS
 from .team import CharacterTeam
 
 
-class ContestProjection:
+class ContestProjection(ContestParts):
     """Mixin of :class:`~raisus_panel.rules.contest.Contest`: applies events and keeps the history.
 
     It relies on the contest's lookups (``_unit``, ``_side_of``, ``_team_of``, ``characters``,
@@ -63,7 +64,7 @@ class ContestProjection:
         self._fates: dict[str, str] = {}
         self._history: list[dict[str, Any]] = []
         self._series: dict[str, str] = {}
-        self._last_roll = None
+        self._last_roll: dict[str, Any] | None = None
         self._tickets = False
         self._final: dict[str, Any] | None = None
         #: the commitment in force (committed dice): commitment, scope, first_roll, client_seeds,
@@ -179,7 +180,7 @@ class ContestProjection:
         if loser in self._teams and event["hits"]:
             team = self._teams[loser]
             self._window = {"team": loser, "damage": event["damage"], "hits": event["hits"],
-                            "leader_down": team.cliche_of(team.leader).pool == 0
+                            "leader_down": team.cliche_of(team.lead).pool == 0
                             and any(m is not team.leader for m in team.active_members)}
         self._last_roll = event
         self._exchanges += 1
@@ -320,7 +321,7 @@ class ContestProjection:
             out[key] = char.cliche(cliche_name).pool if char.has_cliche(cliche_name) else 0
         return out
 
-    def _point(self, kind: str, *, x: float, **details) -> None:
+    def _point(self, kind: str, *, x: float, **details: Any) -> None:
         self._history.append({"round": self._rounds if kind != "round" else self._rounds + 1, "x": x,
                               "kind": kind, "scores": self._scores(), **details})
 
@@ -333,7 +334,7 @@ class ContestProjection:
         else:
             self._between_point("cliche_chosen")
 
-    def _between_point(self, kind: str, **details) -> None:
+    def _between_point(self, kind: str, **details: Any) -> None:
         self._point(kind, x=self._rounds + 0.5, **details)
 
     def history_rows(self) -> list[dict[str, Any]]:

@@ -134,7 +134,7 @@ def seeds_fixed() -> RuleError:
                      "commitment. Set yours before the next contest's first roll.", key="error.dice.seeds_fixed")
 
 
-def clean_client_seed(who, seed) -> tuple[str, str]:
+def clean_client_seed(who: object, seed: object) -> tuple[str, str]:
     """``(who, seed)`` checked: each one line of text, as a name is (at most 80 characters)."""
     return clean_name(who, _SEED_OWNER), clean_name(seed, _CLIENT_SEED)
 
@@ -175,6 +175,8 @@ class CommittedDice(DiceSource):
     >>> dice.roll(3), dice.roll(1)
     ([1, 4, 5], [6])
     """
+
+    next_roll: int  # these dice always count their rolls
 
     scheme = SCHEME
 

@@ -131,7 +131,7 @@ EVENT_TYPES = tuple(EVENT_FIELDS)
 HIT_FIELDS = frozenset({"character", "cliche", "extra", "current"})
 
 
-def make_event(kind: str, **data) -> dict[str, Any]:
+def make_event(kind: str, **data: Any) -> dict[str, Any]:
     """A new event of type ``kind`` with exactly its documented fields (``seq`` and ``cmd`` come later).
 
     Parameters

@@ -187,7 +187,7 @@ class _Session:
         self.scope = str(event["scope"])
         self.first_roll = int(event["first_roll"])
         self.client_seeds = {str(k): str(v) for k, v in dict(event["client_seeds"]).items()}
-        self.rolls: list[tuple[int, list[Any], int]] = []
+        self.rolls: list[tuple[int, list[Any], int | None]] = []
         self.seed: bytes | None = None
 
 
@@ -203,10 +203,10 @@ class _Walk:
         self.revealed_up_to = 0
         self.problems: list[RollProblem] = []
 
-    def fail(self, kind: str, reason: str, **info) -> None:
+    def fail(self, kind: str, reason: str, **info: Any) -> None:
         self.problems.append(RollProblem(kind, reason, **info))
 
-    def commit(self, event: Mapping[str, Any], seq) -> None:
+    def commit(self, event: Mapping[str, Any], seq: int | None) -> None:
         if event.get("scheme") != SCHEME:
             return self.fail("scheme", "scheme", seq=seq, found=event.get("scheme"))
         session = self.sessions.get(event["commitment"])
@@ -216,14 +216,14 @@ class _Walk:
                 self.fail("order", "order", roll=session.first_roll, seq=seq, detail={"after": self.last_roll})
         self.current = session
 
-    def client_seed(self, who, seed, seq) -> None:
+    def client_seed(self, who: str, seed: str, seq: int | None) -> None:
         if self.current is None:
             return self.fail("order", "before_commitment", seq=seq, roll=None)
         if self.current.rolls:
             return self.fail("order", "seed_after_roll", seq=seq, roll=self.current.rolls[-1][0])
         self.current.client_seeds[str(who)] = str(seed)
 
-    def draw(self, first, rolls: list[list[Any]], seq) -> None:
+    def draw(self, first: int | None, rolls: list[list[Any]], seq: int | None) -> None:
         if first is None:
             if self.current is not None:
                 self.fail("order", "unnumbered", seq=seq)
@@ -240,7 +240,7 @@ class _Walk:
             self.seen.add(number)
             self.last_roll = number
 
-    def reveal(self, event: Mapping[str, Any], seq) -> None:
+    def reveal(self, event: Mapping[str, Any], seq: int | None) -> None:
         session = self.sessions.get(event["commitment"])
         if session is None:  # a commitment this log does not hold (taken back): nothing to check
             return
@@ -276,7 +276,7 @@ class _Walk:
                     break
         commitments = tuple({"commitment": s.commitment, "first_roll": s.first_roll,
                              "seed": s.seed.hex() if s.seed is not None else None} for s in self.sessions.values())
-        unused = ()
+        unused: tuple[int, ...] = ()
         if self.seen:
             last = max(self.last_roll, self.revealed_up_to)
             unused = tuple(n for n in range(min(s.first_roll for s in self.sessions.values()), last + 1)
@@ -298,7 +298,7 @@ class _Walk:
         return DiceCheck(kind, scope, name, "verified", rolls, dice, commitments, unused, None, private)
 
 
-def _contest_rolls(walk: _Walk, event: Mapping[str, Any], seq) -> None:
+def _contest_rolls(walk: _Walk, event: Mapping[str, Any], seq: int | None) -> None:
     """A round's rolls, after checking each pool and total against its faces."""
     for attempt in event["attempts"]:
         for roll in attempt:
@@ -392,7 +392,7 @@ def verify_room_events(events: Iterable[Mapping[str, Any]]) -> list[DiceCheck]:
     return results
 
 
-def _parsed(source):
+def _parsed(source: object) -> object:
     if isinstance(source, (bytes, bytearray)):
         try:
             source = bytes(source).decode("utf-8")
@@ -408,7 +408,7 @@ def _parsed(source):
     return source
 
 
-def verify(source) -> list[DiceCheck]:
+def verify(source: object) -> list[DiceCheck]:
     """Verify the dice of a game: one :class:`DiceCheck` per contest (and per room checks session).
 
     Parameters
@@ -437,7 +437,7 @@ def verify(source) -> list[DiceCheck]:
     ['verified']
     """
     if not hasattr(source, "export_json") and hasattr(getattr(source, "room", None), "export_json"):
-        source = source.room  # a room's session, or a table's actions
+        source = getattr(source, "room")  # a room's session, or a table's actions
     if hasattr(source, "export_json"):
         source = source.export_json()
     if hasattr(source, "events") and hasattr(source, "uid"):
