@@ -59,10 +59,11 @@ test-fast: setup
 serve: $(SERVE_STAMP)
 	$(PY) -m raisus_panel.cli serve --address $(HOST) --port $(PORT) --db $(DB)
 
-# ruff (configured in pyproject.toml) over the package, tests, apps, benchmarks and notebooks; CI runs it
-# before the tests. A type checker is to follow (issue 23: strict on rules/ and room/ first).
+# ruff over the package, tests, apps, benchmarks and notebooks, then mypy over the package (strict on
+# rules/ and room/); both are configured in pyproject.toml, and CI (.ci/run) runs this before the tests.
 lint: setup
 	$(VENV)/bin/ruff check raisus_panel tests apps benchmarks notebooks
+	$(VENV)/bin/mypy
 
 bench: setup
 	$(PY) benchmarks/bench_odds.py

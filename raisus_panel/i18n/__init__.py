@@ -71,7 +71,7 @@ class I18nSettings(param.Parameterized):
     """The process-wide language setting that components follow unless given their own ``lang``."""
 
     # plain words, no markup: a notebook's switch (RadioButtonGroup.from_param) shows this as its tooltip
-    lang = param.Selector(default=_env_lang(), objects=list(LANGUAGES), doc="""
+    lang: param.Selector[str] = param.Selector(default=_env_lang(), objects=list(LANGUAGES), doc="""
         The language of the tables, cards and refusals: ko (Korean) or en (English). Every
         component without a language of its own follows it at once; a printed line follows when
         its cell is run again. It starts from the RAISUS_LANG environment variable, else ko.""")

@@ -32,17 +32,18 @@ from .errors import (
     UnknownRoom,
 )
 from .events import ROOM_EVENT_TYPES, ROOM_EVENT_VERSION, visible_to
-from .permissions import GM_ONLY, authorize
+from .commands import COMMANDS, GM_ONLY
+from .permissions import authorize
 from .registry import RoomLinks, RoomRegistry, get_registry
 from .roles import Actor, PermissionDenied, Role
-from .room import ROOM_FORMAT, ROOM_FORMAT_VERSION, Room
-from .session import LocalRoom, RoomSession
+from .room import ROOM_FORMAT, ROOM_FORMAT_VERSION, LocalRoom, Room
+from .session import RoomSession
 from .sqlite_store import SQLiteStore
 from .store import MemoryStore, Store
 from .transfer import import_room, read_room_file
 
 __all__ = [
-    "Actor", "GM_ONLY", "LocalRoom", "MemoryStore", "NotOurDatabase", "PermissionDenied", "ROOM_EVENT_TYPES",
+    "Actor", "COMMANDS", "GM_ONLY", "LocalRoom", "MemoryStore", "NotOurDatabase", "PermissionDenied", "ROOM_EVENT_TYPES",
     "ROOM_EVENT_VERSION", "ROOM_FORMAT", "ROOM_FORMAT_VERSION", "Role", "Room", "RoomChanged", "RoomExists",
     "RoomFileError", "RoomLinks", "RoomRegistry", "RoomSession", "SQLiteStore", "SequenceConflict", "StaleCommand",
     "Store", "StoreError", "UnknownRoom", "authorize", "get_registry", "import_room", "read_room_file", "visible_to",

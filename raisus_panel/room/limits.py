@@ -17,7 +17,9 @@ import hashlib
 import math
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from raisus_panel.rules import RuleError
 
@@ -62,7 +64,7 @@ class Limits:
     command_burst: int = 0
     commands_per_minute: int = 60
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name in ("max_upload_bytes", "rooms_per_client", "rooms_per_server", "command_burst",
                      "commands_per_minute"):
             value = getattr(self, name)
@@ -78,6 +80,16 @@ def too_large(size: int, most: int) -> LimitReached:
                         key="error.limit.file_too_large", size=f"{size / 1e6:.1f}", most=f"{most / 1e6:.1f}")
 
 
+class Times(Protocol):
+    """Where a quota keeps the times rooms were made: this process's memory, or a shared store."""
+
+    def times_since(self, name: str, since: float) -> list[float]:
+        """The times noted under ``name`` since ``since``."""
+
+    def note_time(self, name: str, when: float, keep: float) -> None:
+        """Note ``when`` under ``name``, forgetting what is older than ``keep`` seconds."""
+
+
 class CreationQuota:
     """Counts room creations per client and per server in a rolling window (thread-safe).
 
@@ -88,7 +100,8 @@ class CreationQuota:
     passed by one room per process, never more.
     """
 
-    def __init__(self, limits: Limits, clock=time.time, times=None):
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.time,
+                 times: Times | None = None) -> None:
         self.limits = limits
         self._clock = clock
         self._times = times if times is not None else LocalTimes()
@@ -147,7 +160,7 @@ class CommandRate:
     #: How many links are remembered before those with a full bucket are forgotten.
     KEEP = 1000
 
-    def __init__(self, limits: Limits, clock=time.monotonic):
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
         self._clock = clock
         self._buckets: dict[str, tuple[float, float]] = {}

@@ -8,12 +8,13 @@ a room gives exactly the state the live room had.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from raisus_panel.rules import Character, Contest, GruntMob
 from raisus_panel.rules.dice import DiceSource
 
 #: Makes the dice of a contest rebuilt from its events (committed dice: the room restores its seed).
-DiceFor = Callable[[list[dict]], DiceSource | None]
+DiceFor = Callable[[list[dict[str, Any]]], DiceSource | None]
 
 #: Contest events after which the round is over, so players may no longer roll until the GM opens one.
 _ROUND_CLOSERS = {"contest_started", "round_ended", "contest_ended"}
@@ -27,20 +28,20 @@ class RoomState:
     """
 
     def __init__(self, dice: DiceSource | None = None, reuse: dict[str, Contest] | None = None,
-                 dice_for: DiceFor | None = None):
+                 dice_for: DiceFor | None = None) -> None:
         self.title = ""
         self.players: dict[str, str] = {}
         self.characters: dict[str, Character] = {}
-        self.past: list[dict] = []
-        self.checks: list[dict] = []
+        self.past: list[dict[str, Any]] = []
+        self.checks: list[dict[str, Any]] = []
         self.round_open = False
         #: the checks sessions of committed dice, public (False) and the GM's (True): the last
         #: ``dice_committed`` of each, with ``revealed``
-        self.check_sessions: dict[bool, dict] = {}
+        self.check_sessions: dict[bool, dict[str, Any]] = {}
         self.dice = dice
         self.dice_for = dice_for
         self._contest: Contest | None = None
-        self._pending: list[dict] | None = None
+        self._pending: list[dict[str, Any]] | None = None
         #: contest objects to rebuild in place (by uid) instead of making new ones
         self._reuse = dict(reuse or {})
 
@@ -65,13 +66,14 @@ class RoomState:
         """The current contest object if it has been built (None while it waits to be replayed)."""
         return self._contest if self._pending is None else None
 
-    def add_contest_event(self, event: dict, *, live: bool) -> None:
+    def add_contest_event(self, event: dict[str, Any], *, live: bool) -> None:
         """Record a contest's event; ``live`` means the contest object has applied it already."""
         if event["type"] == "contest_started":
             self._contest, self._pending = None, [event]
         elif self._pending is not None:
             self._pending.append(event)
         elif not live:  # replaying after the contest was built: rebuild it once more, later
+            assert self._contest is not None  # no start pending: the contest is built
             self._pending = [*self._contest.events, event]
             self._contest = None
         self.round_open = round_open_after(event, self.round_open)
@@ -81,7 +83,7 @@ class RoomState:
         self._contest, self._pending = contest, None
         self.round_open = False
 
-    def close_contest(self, summary: dict) -> None:
+    def close_contest(self, summary: dict[str, Any]) -> None:
         """Archive the current contest (its effects on the characters stay)."""
         _ = self.contest  # its events must have reached the characters before it goes
         self.past.append(summary)
@@ -89,7 +91,7 @@ class RoomState:
         self.round_open = False
 
 
-def round_open_after(contest_event: dict, was_open: bool) -> bool:
+def round_open_after(contest_event: dict[str, Any], was_open: bool) -> bool:
     """Whether the GM's "players may roll" still holds after a contest event."""
     if contest_event["type"] in _ROUND_CLOSERS:
         return False
@@ -98,7 +100,7 @@ def round_open_after(contest_event: dict, was_open: bool) -> bool:
     return was_open
 
 
-def round_open_of(events: Iterable[dict]) -> bool:
+def round_open_of(events: Iterable[dict[str, Any]]) -> bool:
     """Whether the round is open after ``events`` (effective room events), computed from scratch."""
     is_open = False
     for event in events:
@@ -111,7 +113,7 @@ def round_open_of(events: Iterable[dict]) -> bool:
     return is_open
 
 
-def sync_character(obj: Character, data: dict) -> Character:
+def sync_character(obj: Character, data: dict[str, Any]) -> Character:
     """Bring ``obj`` to the state ``data`` describes, keeping the objects (so views stay bound).
 
     Returns ``obj``, or a new object when the kind changed (character <-> grunt mob).
@@ -132,14 +134,14 @@ def sync_character(obj: Character, data: dict) -> Character:
     changes = {k: getattr(fresh, k) for k in ("name", "description", "owner") if getattr(fresh, k) != getattr(obj, k)}
     if [id(c) for c in cliches] != [id(c) for c in obj.cliches]:
         changes["cliches"] = cliches
-    if isinstance(obj, GruntMob):
+    if isinstance(obj, GruntMob) and isinstance(fresh, GruntMob):
         changes.update(member_rating=fresh.member_rating, count=fresh.count)
     if changes:
         obj.param.update(**changes)
     return obj
 
 
-def contest_summary(contest: Contest) -> dict:
+def contest_summary(contest: Contest) -> dict[str, Any]:
     """What the room keeps of a closed contest (its events stay in the log for a full replay)."""
     return {"contest": contest.uid, "name": contest.name, "single_roll": contest.single_roll,
             "status": contest.status, "winner": contest.winner, "outcome": contest.outcome,
@@ -149,7 +151,7 @@ def contest_summary(contest: Contest) -> dict:
             "fates": dict(contest.fates), "owed_fates": list(contest.owed_fates)}
 
 
-def apply_event(state: RoomState, event: dict, *, live: bool = False,
+def apply_event(state: RoomState, event: dict[str, Any], *, live: bool = False,
                 pool: dict[str, Character] | None = None) -> None:
     """Change ``state`` by one (effective, not undone) room event.
 
@@ -197,17 +199,19 @@ def apply_event(state: RoomState, event: dict, *, live: bool = False,
         raise ValueError(f"unknown room event type {kind!r}")
 
 
-def follow_events(state: RoomState, events: list[dict]) -> None:
+def follow_events(state: RoomState, events: list[dict[str, Any]]) -> None:
     """Change ``state`` by events another server process committed (none of them ``undone``).
 
     Like :func:`apply_event` for each, except that the built contest applies a run of its own
     events in one step (:meth:`~raisus_panel.rules.Contest.follow`), so its views update once.
     """
-    run: list[dict] = []
+    run: list[dict[str, Any]] = []
 
     def flush() -> None:
         if run:
-            state.built_contest.follow(run)
+            contest = state.built_contest
+            assert contest is not None  # the run is of the built contest
+            contest.follow(run)
             run.clear()
 
     for event in events:
@@ -222,7 +226,7 @@ def follow_events(state: RoomState, events: list[dict]) -> None:
     flush()
 
 
-def effective(events: Iterable[dict]) -> list[dict]:
+def effective(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """The events that still count: without ``undone`` events and the commands they took back.
 
     A contest whose start was taken back takes its events with it (a client seed, which undo never
@@ -236,7 +240,7 @@ def effective(events: Iterable[dict]) -> list[dict]:
             and not (e["type"] == "contest" and e["contest"] in gone)]
 
 
-def project(events: Iterable[dict], *, dice: DiceSource | None = None,
+def project(events: Iterable[dict[str, Any]], *, dice: DiceSource | None = None,
             pool: dict[str, Character] | None = None, contests: Iterable[Contest] = (),
             dice_for: DiceFor | None = None) -> RoomState:
     """The state a room's whole log leads to.

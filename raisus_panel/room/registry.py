@@ -17,10 +17,12 @@ import logging
 import os
 import threading
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from raisus_panel.rules import RuleError
+from raisus_panel.rules.dice import DiceSource
 from raisus_panel.rules.errors import Phrase
 from raisus_panel.rules.validation import clean_name
 
@@ -51,7 +53,7 @@ def _replaced() -> PermissionDenied:
     return PermissionDenied("The GM replaced this link: ask the GM for the new one.", key="error.link.replaced")
 
 
-def _size(text, most: int) -> int:
+def _size(text: object, most: int) -> int:
     """The size of a file's content in bytes (only as exact as needed to compare with ``most``)."""
     if isinstance(text, (bytes, bytearray)):
         return len(text)
@@ -69,7 +71,7 @@ class LinkSession(RoomSession):
     """
 
     def __init__(self, room: Room, actor: Actor, credential: str, registry: "RoomRegistry | None" = None,
-                 digest: str = ""):
+                 digest: str = "") -> None:
         super().__init__(room, actor)
         self.credential = credential
         #: The hash of the link's token: a process that did not change the links checks it against
@@ -129,14 +131,14 @@ class LinkSession(RoomSession):
                 log.exception("a closed session's callback failed")
 
     def act(self, command: str, /, command_id: str | None = None, seen_seq: int | None = None,
-            **args) -> list[dict]:
+            **args: object) -> list[dict[str, Any]]:
         if self.closed is not None:
             raise self.closed
         if self.registry is not None:  # one person cannot flood the room's permanent log
             self.registry.command_rate.take(f"{self.room.room_id}/{self.digest or self.credential}")
         return super().act(command, command_id=command_id, seen_seq=seen_seq, **args)
 
-    def why_not_error(self, command: str, /, **args):
+    def why_not_error(self, command: str, /, **args: object) -> RuleError | None:
         return self.closed if self.closed is not None else super().why_not_error(command, **args)
 
 
@@ -183,7 +185,8 @@ class RoomRegistry:
     can reach the old one.
     """
 
-    def __init__(self, store: Store, *, dice_factory=None, limits: Limits | None = None):
+    def __init__(self, store: Store, *, dice_factory: Callable[[], DiceSource | None] | None = None,
+                 limits: Limits | None = None) -> None:
         self.store = store
         self.dice_factory = dice_factory
         self.limits = limits or Limits()
@@ -197,10 +200,10 @@ class RoomRegistry:
         # another server process may reissue or revoke links (a shared store tells)
         store.on_meta(self._links_changed)
 
-    def _dice(self):
+    def _dice(self) -> DiceSource | None:
         return self.dice_factory() if self.dice_factory else None
 
-    def _new_links(self, room_id: str) -> tuple[RoomLinks, dict]:
+    def _new_links(self, room_id: str) -> tuple[RoomLinks, dict[str, Any]]:
         links = RoomLinks(room_id, new_token(room_id), new_token(room_id), new_token(room_id))
         auth = {"gm": hash_token(links.gm), "player": hash_token(links.player),
                 "spectator": hash_token(links.spectator), "players": {}}
@@ -256,7 +259,7 @@ class RoomRegistry:
         """The ids of the rooms in memory now (those some session, page or caller still holds)."""
         return list(self._rooms.keys())
 
-    def rooms(self) -> list[dict]:
+    def rooms(self) -> list[dict[str, Any]]:
         """Every room of the store: ``room_id`` and ``title`` (as created), oldest first."""
         out = []
         for room_id in self.store.list_rooms():
@@ -266,7 +269,7 @@ class RoomRegistry:
         return out
 
     # -- links --------------------------------------------------------------------------------
-    def _auth(self, token) -> tuple[str, dict, dict]:
+    def _auth(self, token: object) -> tuple[str, dict[str, Any], dict[str, Any]]:
         room_id = token_room(token)
         try:
             meta = self.store.room_meta(room_id)
@@ -275,9 +278,10 @@ class RoomRegistry:
                                    "removed; ask the GM for a new link.", key="error.link.no_room") from None
         return room_id, meta, meta.get("auth", {})
 
-    def _identify(self, token) -> tuple[Room, Actor | None, str, str]:
+    def _identify(self, token: object) -> tuple[Room, Actor | None, str, str]:
         """The room, the actor (None for the invitation), the credential and the hash of a token."""
         room_id, meta, auth = self._auth(token)
+        assert isinstance(token, str)  # token_room (in _auth) refused what is not text
         if matches(token, auth.get("gm")):
             return self.get(room_id), Actor.gm(meta.get("gm_name", "GM")), "gm", auth["gm"]
         if matches(token, auth.get("spectator")):
@@ -312,7 +316,7 @@ class RoomRegistry:
         with self._lock:
             return [s for s in list(self._sessions.get(room_id, ())) if s.closed is None]
 
-    def _close(self, room: Room, credential: str, reason: PermissionDenied, *, keep=None) -> int:
+    def _close(self, room: Room, credential: str, reason: PermissionDenied, *, keep: RoomSession | None = None) -> int:
         """Close every open session of ``credential`` but ``keep``, and clear their presence."""
         closing = [s for s in self.sessions(room.room_id) if s.credential == credential and s is not keep]
         for session in closing:
@@ -323,9 +327,9 @@ class RoomRegistry:
         if not isinstance(session, RoomSession) or not session.actor.is_gm or getattr(session, "closed", None):
             raise PermissionDenied("Only the GM can hand out new links.", key="error.permission.links")
 
-    def _update_auth(self, room_id: str, change: Callable[[dict], None]) -> None:
+    def _update_auth(self, room_id: str, change: Callable[[dict[str, Any]], None]) -> None:
         """Change a room's link hashes in one step, however many processes change them at once."""
-        def update(meta: dict) -> dict:
+        def update(meta: dict[str, Any]) -> dict[str, Any]:
             auth = copy.deepcopy(meta.get("auth", {}))
             change(auth)
             return {**meta, "auth": auth}
@@ -355,10 +359,10 @@ class RoomRegistry:
                 session.close(_revoked())
 
     @staticmethod
-    def _retire(auth: dict, *digests) -> None:
+    def _retire(auth: dict[str, Any], *digests: str | None) -> None:
         auth["retired"] = [*(auth.get("retired") or []), *[d for d in digests if d]][-_RETIRED_KEPT:]
 
-    def reissue_links(self, session: RoomSession, roles=("player", "spectator")) -> dict[str, str]:
+    def reissue_links(self, session: RoomSession, roles: Iterable[str] = ("player", "spectator")) -> dict[str, str]:
         """New tokens for the players' invitation and the spectators' link (the old ones stop working).
 
         For a GM who lost the links or wants to shut out someone who had one. Players who already
@@ -366,18 +370,18 @@ class RoomRegistry:
         people need the new link). The GM link is replaced with :meth:`replace_gm_link`.
         """
         self._gm_only(session)
-        roles = [Role(r).value for r in roles]
-        if "gm" in roles:
+        names = [Role(r).value for r in roles]
+        if "gm" in names:
             raise RuleError("The GM link is not reissued from a room page.", key="error.link.gm_reissue")
         room_id = session.room.room_id
-        tokens = {role: new_token(room_id) for role in roles}
+        tokens = {role: new_token(room_id) for role in names}
 
-        def change(auth: dict) -> None:
-            self._retire(auth, *(auth.get(role) for role in roles))
+        def change(auth: dict[str, Any]) -> None:
+            self._retire(auth, *(auth.get(role) for role in names))
             auth.update({role: hash_token(token) for role, token in tokens.items()})
         with self._lock:
             self._update_auth(room_id, change)
-        if "spectator" in roles:
+        if "spectator" in names:
             self._close(session.room, "spectator", _replaced())
         return tokens
 
@@ -391,7 +395,7 @@ class RoomRegistry:
         room_id = session.room.room_id
         token = new_token(room_id)
 
-        def change(auth: dict) -> None:
+        def change(auth: dict[str, Any]) -> None:
             self._retire(auth, auth.get("gm"))
             auth["gm"] = hash_token(token)
         old_digest = getattr(session, "digest", "")
@@ -423,7 +427,7 @@ class RoomRegistry:
                             key="error.link.unknown_room", room_id=repr(room_id)) from None
         token = new_token(room_id)
 
-        def change(auth: dict) -> None:
+        def change(auth: dict[str, Any]) -> None:
             self._retire(auth, auth.get("gm"))
             auth["gm"] = hash_token(token)
         with self._lock:
@@ -446,7 +450,7 @@ class RoomRegistry:
             raise RuleError(f"There is no player with id {player_id!r} in this room: reload the page to see who "
                             "joined.", key="error.link.no_player", player_id=repr(player_id))
 
-        def change(auth: dict) -> None:
+        def change(auth: dict[str, Any]) -> None:
             players = dict(auth.get("players") or {})
             gone = [digest for digest, pid in players.items() if pid == player_id]
             auth["players"] = {d: pid for d, pid in players.items() if pid != player_id}
@@ -469,7 +473,7 @@ class RoomRegistry:
                             "joined.", key="error.link.no_player", player_id=repr(player_id))
         token = new_token(room.room_id)
 
-        def change(auth: dict) -> None:
+        def change(auth: dict[str, Any]) -> None:
             players = dict(auth.get("players") or {})
             old = [digest for digest, pid in players.items() if pid == player_id]
             players = {d: pid for d, pid in players.items() if pid != player_id}
@@ -527,7 +531,7 @@ class RoomRegistry:
             token = new_token(room.room_id)
             digest = hash_token(token)
 
-            def change(auth: dict) -> None:
+            def change(auth: dict[str, Any]) -> None:
                 auth["players"] = {**auth.get("players", {}), digest: player["player_id"]}
             try:
                 self._update_auth(room.room_id, change)
@@ -545,7 +549,7 @@ _registries: dict[str, RoomRegistry] = {}
 _registries_lock = threading.Lock()
 
 
-def get_registry(store: str | os.PathLike | None = None, *, limits: Limits | None = None) -> RoomRegistry:
+def get_registry(store: str | os.PathLike[str] | None = None, *, limits: Limits | None = None) -> RoomRegistry:
     """The process-wide registry of a store (opened once, then shared by every session).
 
     ``store`` names it as :func:`~.store_url.open_store` takes it: a SQLite file path or

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Any
 
 from raisus_panel.rules import RuleError
 
@@ -53,7 +54,7 @@ class Actor:
     player_id: str = ""
     name: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         try:
             object.__setattr__(self, "role", Role(self.role))
         except ValueError:
@@ -82,7 +83,7 @@ class Actor:
         """Whether this actor is the GM."""
         return self.role is Role.GM
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The actor as recorded in an event: role and player id (names live in the player list)."""
         return {"role": self.role.value, "player_id": self.player_id}
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import os
 import re
 import secrets
 import threading
@@ -26,22 +27,25 @@ import uuid
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Any
 
 import param
 
-from raisus_panel.rules import Character, CommittedDice, Contest, RuleError
-from raisus_panel.rules.commitment import SCHEME, next_roll_after
+from raisus_panel.rules import Character, CharacterTeam, CommittedDice, Contest, RuleError
 from raisus_panel.rules.dice import DiceSource, new_client_seed
 from raisus_panel.rules.validation import clean_name
 
-from .commands import ROOM_PLANS, ROOM_TITLE, check_arguments, prepare_contest_command, runs_on_contest
+from .commands import ROOM_TITLE, Command, Context, parse_command
 from .errors import RoomChanged, SequenceConflict
-from .events import stamp, visible_to
+from .events import Event, room_event, stamp, undone_event, visible_to
 from .permissions import authorize
-from .projection import RoomState, apply_event, effective, follow_events, project, round_open_of
+from .projection import RoomState, apply_event, contest_summary, effective, follow_events, project, round_open_of
 from .roles import Actor, PermissionDenied
-from .stale import NOT_UNDONE, NOT_UNDONE_COMMANDS, check_seen_seq, stale_refusal
-from .store import Store, check_room_id
+from .room_dice import RoomDice
+from .session import RoomSession
+from .sqlite_store import SQLiteStore
+from .stale import can_be_undone, check_seen_seq, stale_refusal
+from .store import MemoryStore, Store, check_room_id
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +55,7 @@ ROOM_FORMAT_VERSION = 1
 
 _COMMAND_ID = re.compile(r"[\x21-\x7e]{1,128}")
 
-Subscriber = Callable[[list[dict]], None]
+Subscriber = Callable[[list[dict[str, Any]]], None]
 
 
 def new_room_id() -> str:
@@ -60,17 +64,17 @@ def new_room_id() -> str:
 
 
 def create_in_store(store: Store, title: str = "Risus", *, room_id: str | None = None,
-                    meta: dict | None = None) -> str:
+                    meta: dict[str, Any] | None = None) -> str:
     """Write a new room (its ``room_created`` event) to ``store`` and return its id."""
     room_id = check_room_id(room_id or new_room_id())
     title = clean_name(title, ROOM_TITLE)
-    first = stamp({"type": "room_created", "title": title}, seq=1, cmd_id=uuid.uuid4().hex,
+    first = stamp(room_event("room_created", title=title), seq=1, cmd_id=uuid.uuid4().hex,
                   command="create_room", actor=Actor.gm())
     store.create_room(room_id, {"title": title, "created": first["ts"], **(meta or {})}, [first])
     return room_id
 
 
-def _check_key(actor, name, args) -> tuple | None:
+def _check_key(actor: Actor, name: str, args: object) -> tuple[Any, ...] | None:
     """What :meth:`Room.check` answers depend on besides the state, or None if it cannot be a key."""
     try:
         frozen = json.dumps(args or {}, sort_keys=True)
@@ -79,7 +83,7 @@ def _check_key(actor, name, args) -> tuple | None:
         return None
 
 
-def _same(old, new) -> bool:
+def _same(old: object, new: object) -> bool:
     """Equal for publishing: objects by identity, data by value (so watchers fire only on change)."""
     if old is new:
         return True
@@ -90,7 +94,7 @@ def _same(old, new) -> bool:
     return type(old) is type(new) and old == new
 
 
-class Room(param.Parameterized):
+class Room(RoomDice, param.Parameterized):
     """One shared table: its characters, the contest in play, past contests, checks and log.
 
     Everything on the parameters is public: safe to show to any session. What only the GM may see
@@ -159,23 +163,23 @@ class Room(param.Parameterized):
     #: How many recent command ids are remembered to make resends harmless.
     RECENT_COMMANDS = 1000
 
-    def __init__(self, store: Store, room_id: str, *, dice: DiceSource | None = None, **params):
-        super().__init__(room_id=room_id, dice=dice, **params)
+    def __init__(self, store: Store, room_id: str, *, dice: DiceSource | None = None, **params: Any) -> None:
+        super().__init__(room_id=room_id, dice=dice, **params)  # type: ignore[no-untyped-call]  # Parameterized.__init__ takes **params untyped
         self._store = store
         self._lock = threading.RLock()
         self._subscribers: dict[int, Subscriber] = {}
         self._next_subscriber = 0
-        self._events: list[dict] = []
-        self._public: list[dict] = []
-        self._recent: OrderedDict[str, tuple[tuple[str, str], list[dict]]] = OrderedDict()
+        self._events: list[dict[str, Any]] = []
+        self._public: list[dict[str, Any]] = []
+        self._recent: OrderedDict[str, tuple[tuple[str, str], list[dict[str, Any]]]] = OrderedDict()
         #: the checks sessions' committed dice: public (False) and the GM's secret rolls (True)
         self._check_dice: dict[bool, CommittedDice] = {}
         self._no_secret: set[str] = set()  # commitments whose seed the store does not have
         self._seeds: dict[str, bytes] = {}  # the seeds read from the store: a seed never changes
-        self._dice_synced: tuple | None = None  # (contest, log length) its dice were last synced at
+        self._dice_synced: tuple[Any, ...] | None = None  # (contest, log length) its dice were last synced at
         self._state = RoomState(self.dice, dice_for=self._contest_dice)
         # check()'s answers for the current state: (actor key, command, arguments) -> refusal or None
-        self._checked: dict[tuple, RuleError | None] = {}
+        self._checked: dict[tuple[Any, ...], RuleError | None] = {}
         with self._lock:
             if store.shared:  # follow first, so nothing appended between the read and now is missed
                 self._follow(store)
@@ -187,7 +191,7 @@ class Room(param.Parameterized):
         """Hear every append to this room in the shared store (other processes' too) until it goes."""
         heard = weakref.WeakMethod(self._heard)
 
-        def deliver(room_id: str, events: list[dict]) -> None:
+        def deliver(room_id: str, events: list[dict[str, Any]]) -> None:
             method = heard()
             if method is not None:
                 method(events)
@@ -196,7 +200,7 @@ class Room(param.Parameterized):
     # ------------------------------------------------------------------------ making rooms --
     @classmethod
     def create(cls, store: Store, title: str = "Risus", *, room_id: str | None = None,
-               dice: DiceSource | None = None, meta: dict | None = None) -> "Room":
+               dice: DiceSource | None = None, meta: dict[str, Any] | None = None) -> "Room":
         """A new, empty room in ``store``.
 
         Parameters
@@ -220,13 +224,13 @@ class Room(param.Parameterized):
         return cls(store, room_id, dice=dice)
 
     @staticmethod
-    def local(title: str = "Risus", *, path=None, dice: DiceSource | None = None):
+    def local(title: str = "Risus", *, path: str | os.PathLike[str] | None = None,
+              dice: DiceSource | None = None) -> RoomSession:
         """A one-person room for a notebook, as the GM's :class:`~.session.RoomSession`.
 
         The GM may do everything, so one session plays every role. The room is in memory, or in
         the SQLite file ``path`` (reopened there next time). ``session.room`` is the room.
         """
-        from .session import LocalRoom
         return LocalRoom(title, path=path, dice=dice).session
 
     @property
@@ -235,8 +239,8 @@ class Room(param.Parameterized):
         return self._store
 
     # --------------------------------------------------------------------------- commands --
-    def apply(self, actor: Actor, name: str, args: dict | None = None,
-              command_id: str | None = None, seen_seq: int | None = None) -> list[dict]:
+    def apply(self, actor: Actor, name: str, args: dict[str, Any] | None = None,
+              command_id: str | None = None, seen_seq: int | None = None) -> list[dict[str, Any]]:
         """Run one command for ``actor`` and return the events it made.
 
         Parameters
@@ -272,7 +276,7 @@ class Room(param.Parameterized):
         """
         command_id = self._command_id(command_id)
         with self._lock:
-            name, args = check_arguments(name, args, self._state)
+            command = parse_command(name, args, self._state)
             if command_id in self._recent:
                 who, events = self._recent[command_id]
                 if not isinstance(actor, Actor) or who != actor.key:
@@ -281,28 +285,27 @@ class Room(param.Parameterized):
                 return copy.deepcopy(events)
             # before the role check: "round 3 was already rolled by Ann" explains a refusal better
             # than "the round is closed", and it names only what the actor may see
-            stale = stale_refusal(self._events, actor, name, check_seen_seq(seen_seq, len(self._events)),
+            stale = stale_refusal(self._events, actor, command, check_seen_seq(seen_seq, len(self._events)),
                                   self._state.players) if isinstance(actor, Actor) else None
             if stale is not None:
                 raise stale
-            authorize(self._state, actor, name, args)
+            authorize(self._state, actor, command)
             try:
-                if name == "undo":
+                if command.spec.is_undo:
                     events = self._undo(actor, command_id)
-                elif runs_on_contest(self._state, name, args):
-                    events = self._run_contest(actor, name, args, command_id)
+                elif command.runs_on_contest(self._state):
+                    events = self._run_contest(actor, command, command_id)
                 else:
-                    events = self._run_planned(actor, name, args, command_id)
+                    events = self._run_planned(actor, command, command_id)
             except SequenceConflict:
                 self.refresh()
                 raise RoomChanged("Someone else changed this room at the same moment; it has been "
                                   "refreshed. Check the table and try again.", key="error.room.changed") from None
-            self._remember(command_id, actor, events)
             self._publish()
             self._notify(events)
             return copy.deepcopy(events)
 
-    def check(self, actor: Actor, name: str, args: dict | None = None) -> None:
+    def check(self, actor: Actor, name: str, args: dict[str, Any] | None = None) -> None:
         """Raise what :meth:`apply` would raise before rolling, without changing anything.
 
         Checks the arguments and the actor's permission, then runs the command's plan without
@@ -320,232 +323,97 @@ class Room(param.Parameterized):
             if refusal is not None:
                 raise refusal
 
-    def _dry_run(self, actor: Actor, name: str, args: dict | None) -> RuleError | None:
+    def _dry_run(self, actor: Actor, name: str, args: dict[str, Any] | None) -> RuleError | None:
         try:
-            name, args = check_arguments(name, args, self._state)
-            authorize(self._state, actor, name, args)
-            if name == "undo":
+            command = parse_command(name, args, self._state)
+            authorize(self._state, actor, command)
+            spec = command.spec
+            if spec.is_undo:
                 self._undo_target()
-            elif runs_on_contest(self._state, name, args):
-                method, pos, kw = prepare_contest_command(self._state, name, args, actor)
-                self._sync_contest_dice(self._state.contest)  # a client seed is judged on the dice in force
-                refusal = self._state.contest.why_not_error(method, *pos, **kw)
+            elif command.runs_on_contest(self._state):
+                assert spec.contest is not None
+                method, pos, kw = spec.contest(self._state, actor, command.args)
+                contest = self._state.contest
+                assert contest is not None  # the step found it
+                self._sync_contest_dice(contest)  # a client seed is judged on the dice in force
+                refusal = contest.why_not_error(method, *pos, **kw)
                 if refusal is not None:
                     return refusal
             else:
-                ROOM_PLANS[name](self._state, actor, args, dice=self.dice, dry=True,
-                                 pending=self._unrevealed_checks() if name == "reveal_checks" else None)
+                assert spec.plan is not None
+                spec.plan(self._state, actor, command.args,
+                          Context(dice=self.dice, dry=True, pending=self._unrevealed_checks))
         except RuleError as exc:
             return exc.with_traceback(None)
         return None
 
-    def _command_id(self, command_id) -> str:
+    def _command_id(self, command_id: object) -> str:
         if command_id is None:
             return uuid.uuid4().hex
         if not isinstance(command_id, str) or not _COMMAND_ID.fullmatch(command_id):
             raise RuleError("A command id is 1-128 visible ASCII characters.", key="error.room.bad_command_id")
         return command_id
 
-    def _stamp_all(self, payloads: list[dict], actor: Actor, name: str, command_id: str) -> list[dict]:
+    def _write(self, payloads: list[Event], actor: Actor, command: str, command_id: str) -> list[Event]:
+        """The one way into the log: number the payloads as ``command``'s events, make them durable in
+        the store, then keep them (and the command id, so a resend is harmless). Raises, changing
+        nothing, if the store refuses."""
         first = len(self._events) + 1
-        return [stamp(p, seq=first + i, cmd_id=command_id, command=name, actor=actor)
-                for i, p in enumerate(payloads)]
+        events = [stamp(p, seq=first + i, cmd_id=command_id, command=command, actor=actor)
+                  for i, p in enumerate(payloads)]
+        self._commit(events)
+        self._log(events)
+        self._remember(command_id, actor, events)
+        return events
 
-    def _commit(self, events: list[dict]) -> None:
+    def _commit(self, events: list[Event]) -> None:
         """Write the events to the store (durable when it returns); raise and change nothing if not."""
         if events:
             self._store.append(self.room_id, events)
 
-    def _run_planned(self, actor: Actor, name: str, args: dict, command_id: str) -> list[dict]:
-        dice, before, keep = self.dice, [], None
-        if self.dice is None and name == "start_contest":
+    def _run_planned(self, actor: Actor, command: Command[Any], command_id: str) -> list[Event]:
+        spec = command.spec
+        assert spec.plan is not None
+        dice, keep = self.dice, None
+        before: list[Event] = []
+        secret = getattr(command.args, "private", False) is True  # a check's: the GM's secret checks session
+        if self.dice is None and spec.dice == "contest":
             # committed dice of its own: every player's client seed random until they set theirs
             dice = keep = CommittedDice(client_seeds={pid: new_client_seed() for pid in self._state.players})
-        elif self.dice is None and name == "action_check":
-            dice, before = self._checks_dice(args.get("private") is True)
+        elif self.dice is None and spec.dice == "checks":
+            dice, before = self._checks_dice(secret)
             keep = dice if before else None
-        payloads = before + ROOM_PLANS[name](self._state, actor, args, dice=dice, pending=self._unrevealed_checks())
-        events = self._stamp_all(payloads, actor, name, command_id)
+        payloads = before + spec.plan(self._state, actor, command.args,
+                                      Context(dice=dice, pending=self._unrevealed_checks))
         if keep is not None:
             self._keep_secret(keep)  # durable before its commitment is
-        self._commit(events)
-        if name == "action_check" and self.dice is None:
-            self._check_dice[args.get("private") is True] = dice
+        events = self._write(payloads, actor, command.name, command_id)
+        if spec.dice == "checks" and isinstance(dice, CommittedDice) and self.dice is None:
+            self._check_dice[secret] = dice
         for event in events:
             if event["type"] == "dice_revealed":
                 for mine in self._check_dice.values():
                     if mine.commitment == event["commitment"]:
                         mine.reveal()
             apply_event(self._state, event, live=True)
-        self._log(events)
         return events
 
-    # ---------------------------------------------------------------------- committed dice --
-    #: Where a room keeps the secret seeds of its commitments: its store's metadata, never its log.
-    SECRETS = "dice_secrets"
-
-    def _keep_secret(self, dice: CommittedDice) -> None:
-        commitment, seed = dice.commitment, dice.secret()
-        self._store.update_meta(self.room_id, lambda meta: {
-            **meta, self.SECRETS: {**meta.get(self.SECRETS, {}), commitment: seed}})
-
-    def _secret(self, commitment: str) -> bytes | None:
-        if commitment in self._seeds:
-            return self._seeds[commitment]
-        if commitment in self._no_secret:
-            return None
-        try:
-            seed = bytes.fromhex(self._store.room_meta(self.room_id).get(self.SECRETS, {}).get(commitment, ""))
-        except (ValueError, TypeError, AttributeError):
-            return None
-        if not seed:
-            self._no_secret.add(commitment)  # an imported room: do not ask the store again
-            return None
-        self._seeds[commitment] = seed
-        return seed
-
-    def _contest_dice(self, contest_events: list[dict]) -> CommittedDice:
-        """The dice of a contest rebuilt from its events: those of the last commitment its log made.
-
-        The room's log holds every event, those an undo took back too: the dice went on with the
-        last commitment it made even when an undo took that back, so the contest (which sees only
-        what is in force) renews them before its next roll, and a verifier reading the log in order
-        finds each roll under the commitment it was drawn from. A seed the log revealed, even in
-        an event taken back since, rolls no more. The roll counter goes on after every roll the log
-        holds. Without the seed (a room imported from a file) the contest commits to a new one first.
-        """
-        every = self._contest_log(contest_events[0]["contest"])
-        after = next_roll_after(every)
-        last = next((e for e in reversed(every) if e["type"] == "dice_committed"), None)
-        seed = last and self._secret(last["commitment"])
-        if not seed:
-            return CommittedDice(first_roll=after)
-        seeds = dict(last["client_seeds"])
-        for event in every[every.index(last):]:
-            if event["type"] == "client_seed_set":
-                seeds[event["who"]] = event["seed"]
-        dice = CommittedDice(seed, scope=last["scope"], client_seeds=seeds, first_roll=last["first_roll"])
-        dice.next_roll = max(after, dice.first_roll)
-        if any(e["type"] == "dice_revealed" and e["commitment"] == last["commitment"] for e in every):
-            dice.reveal()
-        return dice
-
-    def _contest_log(self, uid: str) -> list[dict]:
-        """A contest's events as the room's log holds them, those an undo took back included."""
-        return [e["event"] for e in self._events if e["type"] == "contest" and e["contest"] == uid]
-
-    def _sync_contest_dice(self, contest: Contest) -> None:
-        """Before a contest command: roll on with the dice the room's log left off with.
-
-        Another process on a shared store may have committed a new seed, drawn rolls or taken
-        client seeds, and an undo may have taken back the commitment the dice went on with: the
-        seed comes from the store, the counter and the client seeds from the log (undone events
-        included), so no roll number is drawn twice. Every commitment of the contest the log does
-        not reveal yet is handed to the contest to reveal with its own seed.
-        """
-        if self.dice is not None or not isinstance(contest.dice, CommittedDice):
-            return
-        mark = (contest, len(self._events))  # a contest compares by identity
-        if self._dice_synced == mark:
-            return  # the log has not grown since: the contest's dice are still the log's
-        restored = self._contest_dice(contest.events)
-        contest.roll_on_with(restored)
-        contest.reveal_also(*self._unheld_dice(contest))
-        self._dice_synced = mark
-
-    def _unheld_dice(self, contest: Contest) -> list[CommittedDice]:
-        """The dice of ``contest``'s commitments that no event reveals and that the contest does not
-        hold (an undo took them back, or this process never had them): they drew dice the log
-        shows, so their seeds are revealed with the contest's."""
-        every = self._contest_log(contest.uid)
-        settled = contest.commitments_held | {e["commitment"] for e in every if e["type"] == "dice_revealed"}
-        after = next_roll_after(every)
-        out = []
-        for event in every:
-            seed = (event["type"] == "dice_committed" and event["commitment"] not in settled
-                    and self._secret(event["commitment"]))
-            if seed:
-                dice = CommittedDice(seed, scope=event["scope"], client_seeds=event["client_seeds"],
-                                     first_roll=event["first_roll"])
-                dice.next_roll = after
-                out.append(dice)
-        return out
-
-    def _restored_checks_dice(self) -> dict[bool, CommittedDice]:
-        """The checks sessions' dice, restored from the store's secrets where this process lacks them."""
-        for private, session in self._state.check_sessions.items():
-            mine = self._check_dice.get(private)
-            if mine is not None and mine.commitment == session["commitment"] and self._store.shared:
-                # another process may have drawn checks of this session: go on after them
-                mine.next_roll = max([mine.next_roll, *(r + 1 for r in self._check_rolls(session["scope"]))])
-            if session["revealed"] or (mine is not None and mine.commitment == session["commitment"]):
-                continue
-            seed = self._secret(session["commitment"])
-            if seed:
-                dice = CommittedDice(seed, scope=session["scope"], client_seeds=session["client_seeds"],
-                                     first_roll=session["first_roll"])
-                dice.next_roll = max([dice.first_roll, *(r + 1 for r in self._check_rolls(session["scope"]))])
-                self._check_dice[private] = dice
-        return self._check_dice
-
-    def _check_rolls(self, scope: str) -> list[int]:
-        """The roll numbers the log's checks drew in a checks session (undone ones too)."""
-        return [e["draw"]["roll"] for e in self._events
-                if e["type"] == "action_checked" and (e.get("draw") or {}).get("scope") == scope]
-
-    def _unrevealed_checks(self) -> list[dict]:
-        """A reveal for every checks commitment of the log (undone ones too) not revealed yet, whose seed is kept."""
-        revealed = {e["commitment"] for e in self._events if e["type"] == "dice_revealed"}
-        mine = {d.commitment: d for d in self._restored_checks_dice().values()}
-        out: dict[str, dict] = {}
-        for event in self._events:
-            commitment = event.get("commitment")
-            if event["type"] != "dice_committed" or commitment in revealed or commitment in out:
-                continue
-            dice = mine.get(commitment)
-            seed = dice.secret() if dice is not None else (self._secret(commitment) or b"").hex()
-            if not seed:
-                continue
-            rolls = self._check_rolls(event["scope"])
-            next_roll = dice.next_roll if dice is not None else max([event["first_roll"], *(r + 1 for r in rolls)])
-            out[commitment] = {"type": "dice_revealed", "scope": event["scope"], "commitment": commitment,
-                               "seed": seed, "next_roll": next_roll, "private": event["private"]}
-        return list(out.values())
-
-    def _checks_dice(self, private: bool) -> tuple[CommittedDice, list[dict]]:
-        """The dice of a check, and the payloads to write before it (a new session's commitment)."""
-        session = self._state.check_sessions.get(private)
-        dice = self._restored_checks_dice().get(private)
-        if session and not session["revealed"] and dice is not None and dice.commitment == session["commitment"] \
-                and not dice.revealed:
-            return dice, []
-        before = []
-        revealed = {e["commitment"] for e in self._events if e["type"] == "dice_revealed"}
-        if dice is not None and dice.rolled and dice.commitment not in revealed:
-            # its commitment was taken back by undo, but its dice were drawn: show its seed
-            before.append({"type": "dice_revealed", "scope": dice.scope, "commitment": dice.commitment,
-                           "seed": dice.secret(), "next_roll": dice.next_roll, "private": private})
-        scope = f"{'gm-checks' if private else 'checks'}-{secrets.token_hex(4)}"
-        fresh = CommittedDice(scope=scope)
-        before.append({"type": "dice_committed", "scope": scope, "commitment": fresh.commitment, "scheme": SCHEME,
-                       "first_roll": fresh.first_roll, "client_seeds": fresh.client_seeds, "private": private})
-        return fresh, before
-
-    def _run_contest(self, actor: Actor, name: str, args: dict, command_id: str) -> list[dict]:
-        method, pos, kw = prepare_contest_command(self._state, name, args, actor)
+    def _run_contest(self, actor: Actor, command: Command[Any], command_id: str) -> list[Event]:
+        assert command.spec.contest is not None
+        method, pos, kw = command.spec.contest(self._state, actor, command.args)
         contest = self._state.contest
+        assert contest is not None  # the step found it
         self._sync_contest_dice(contest)
-        written: list[dict] = []
+        written: list[Event] = []
 
-        def sink(contest_events: list[dict]) -> None:
+        def sink(contest_events: list[Event]) -> None:
             # Runs inside the contest's command, after it applied the events and before it returns:
             # if the store refuses, the contest rolls the command back and re-raises.
             if self.dice is None and any(e["type"] == "dice_committed" for e in contest_events):
+                assert isinstance(contest.dice, CommittedDice)
                 self._keep_secret(contest.dice)  # a renewed seed: durable before its commitment is
-            events = self._stamp_all([{"type": "contest", "contest": contest.uid, "event": e}
-                                      for e in contest_events], actor, name, command_id)
-            self._commit(events)
-            written.extend(events)
+            written.extend(self._write([room_event("contest", contest=contest.uid, event=e) for e in contest_events],
+                                       actor, command.name, command_id))
 
         outer, contest.event_sink = contest.event_sink, sink
         try:
@@ -554,33 +422,28 @@ class Room(param.Parameterized):
             contest.event_sink = outer  # an adopted contest keeps the sink of its direct commands
         for event in written:
             apply_event(self._state, event, live=True)
-        self._log(written)
         return written
 
     # ------------------------------------------------------------------------------- undo --
-    def _undo_target(self) -> list[dict]:
+    def _undo_target(self) -> list[Event]:
         """The events of the last command that undo would take back; RuleError if there is none."""
         alive = effective(self._events)
         for i in range(len(alive) - 1, -1, -1):
-            if alive[i]["type"] not in NOT_UNDONE and alive[i]["command"] not in NOT_UNDONE_COMMANDS:
+            if can_be_undone(alive[i]):
                 cmd = alive[i]["cmd_id"]
                 return [e for e in alive if e["cmd_id"] == cmd]
         raise RuleError("Nothing to undo.", key="error.room.nothing_to_undo")
 
-    def _undo(self, actor: Actor, command_id: str) -> list[dict]:
+    def _undo(self, actor: Actor, command_id: str) -> list[Event]:
         target = self._undo_target()
-        payload = {"type": "undone", "undone_cmd_id": target[0]["cmd_id"],
-                   "undone_command": target[0]["command"], "undone_seqs": [e["seq"] for e in target],
-                   "private": any(e["private"] for e in target)}
-        events = self._stamp_all([payload], actor, "undo", command_id)
-        self._commit(events)
-        self._log(events)
+        events = self._write([undone_event(target)], actor, "undo", command_id)
         contest = self._state.contest
         in_place = (contest is not None and all(e["type"] == "contest" and e["contest"] == contest.uid
                                                 and e["event"]["type"] != "contest_started" for e in target)
                     # the contest's own last command (a client seed after it is never undone)
                     and target[-1]["event"]["seq"] == contest.events[-1]["seq"])
         if in_place:  # a contest command: the contest takes it back itself, keeping its objects
+            assert contest is not None
             try:
                 contest.undo()
                 self._state.round_open = round_open_of(effective(self._events))
@@ -591,14 +454,14 @@ class Room(param.Parameterized):
         return events
 
     # ------------------------------------------------------------------------- projection --
-    def _reset_log(self, events: list[dict]) -> None:
+    def _reset_log(self, events: list[dict[str, Any]]) -> None:
         self._events = list(events)
         self._public = [e for e in self._events if not e["private"]]
         self._recent.clear()
         for event in self._events:
             self._recall(event)
 
-    def _recall(self, event: dict) -> None:
+    def _recall(self, event: dict[str, Any]) -> None:
         """Remember the command an event of the log belongs to, so a resend of it is harmless."""
         if event["cmd_id"] in self._recent:
             self._recent[event["cmd_id"]][1].append(event)
@@ -607,13 +470,18 @@ class Room(param.Parameterized):
             self._recent[event["cmd_id"]] = (key, [event])
             self._trim_recent()
 
-    def _log(self, events: list[dict]) -> None:
+    def _log(self, events: list[dict[str, Any]]) -> None:
         self._events.extend(events)
         self._public.extend(e for e in events if not e["private"])
 
-    def _remember(self, command_id: str, actor: Actor, events: list[dict]) -> None:
-        if events:
-            self._recent[command_id] = (actor.key, events)
+    def _remember(self, command_id: str, actor: Actor, events: list[Event]) -> None:
+        if not events:
+            return
+        kept = self._recent.get(command_id)
+        if kept is not None:  # a contest command written in more than one step
+            kept[1].extend(events)
+        else:
+            self._recent[command_id] = (actor.key, list(events))
             self._trim_recent()
 
     def _trim_recent(self) -> None:
@@ -626,7 +494,7 @@ class Room(param.Parameterized):
         self._state = project(self._events, dice=self.dice, pool=dict(self._state.characters),
                               contests=[current] if current is not None else [], dice_for=self._contest_dice)
 
-    def _heard(self, events: list[dict]) -> None:
+    def _heard(self, events: list[dict[str, Any]]) -> None:
         """Apply the events another process committed (the store's listener thread calls this).
 
         This process's own appends are heard too, and skipped: they were applied when committed.
@@ -675,7 +543,7 @@ class Room(param.Parameterized):
             self.param.update(**changes)
 
     # ----------------------------------------------------------------------------- reading --
-    def visible_events(self, actor: Actor, from_seq: int = 0) -> list[dict]:
+    def visible_events(self, actor: Actor, from_seq: int = 0) -> list[dict[str, Any]]:
         """The events after sequence number ``from_seq`` that ``actor`` may see (copies).
 
         The GM sees every event; players and spectators never receive the GM's private ones, so
@@ -686,12 +554,12 @@ class Room(param.Parameterized):
             events = self._events[max(0, from_seq):]
             return copy.deepcopy([e for e in events if visible_to(actor, e)])
 
-    def checks_for(self, actor: Actor) -> list[dict]:
+    def checks_for(self, actor: Actor) -> list[dict[str, Any]]:
         """The action checks ``actor`` may see: all for the GM, the open ones for everyone else."""
         with self._lock:
             return copy.deepcopy([c for c in self._state.checks if visible_to(actor, c)])
 
-    def snapshot(self, actor: Actor) -> dict:
+    def snapshot(self, actor: Actor) -> dict[str, Any]:
         """The room's whole state as ``actor`` may see it, as JSON-ready data (for tests and debugging)."""
         with self._lock:
             contest = self._state.contest
@@ -707,7 +575,8 @@ class Room(param.Parameterized):
                     "players": self._state.players, "round_open": self._state.round_open,
                     "characters": [c.to_dict() for c in self._state.characters.values()],
                     "contest": data, "past_contests": self._state.past, "checks": self.checks_for(actor)}
-            return json.loads(json.dumps(snap))
+            result: dict[str, Any] = json.loads(json.dumps(snap))
+            return result
 
     def replay_contest(self, contest_uid: str) -> Contest:
         """A closed (or the current) contest rebuilt from the log, on copies of its characters.
@@ -761,7 +630,7 @@ class Room(param.Parameterized):
         """How many callbacks are subscribed now (to check closed sessions unsubscribed)."""
         return len(self._subscribers)
 
-    def _notify(self, events: list[dict]) -> None:
+    def _notify(self, events: list[dict[str, Any]]) -> None:
         if not events:
             return
         for callback in list(self._subscribers.values()):
@@ -788,3 +657,191 @@ class Room(param.Parameterized):
     def __repr__(self) -> str:
         return (f"{type(self).__name__}({self.room_id!r}, title={self._state.title!r}, seq={len(self._events)}, "
                 f"characters={len(self._state.characters)}, contest={'yes' if self._state.contest else 'no'})")
+
+
+class LocalRoom(Room):
+    """A room for one person -- a notebook -- who is the GM and so may play every role.
+
+    In memory by default; with ``path`` the room lives in that SQLite file and is reopened from it
+    next time (the file's first room). Its :attr:`session` acts as the GM.
+
+    Characters and contests built in plain Python join the room with :meth:`adopt`, and stay the
+    objects the room plays: a click on a component, ``room.act("roll_round")`` or a direct
+    ``contest.roll_round()`` all go into the room's log, and every view follows.
+
+    Parameters
+    ----------
+    title
+        The room's title (for a new room).
+    path
+        An SQLite file to keep the room in; None keeps it in memory.
+    dice
+        The dice source for contests started in the room and action checks (seeded or scripted
+        dice make a notebook repeatable); committed dice when omitted (``Room.dice``). An adopted
+        contest keeps its own dice.
+
+    Examples
+    --------
+    >>> from raisus_panel.rules import Character, Contest, ScriptedDice
+    >>> viking, pirate = Character("Viking", {"Viking": 4}), Character("Pirate", {"Pirate": 3})
+    >>> game = Contest("Brawl", viking, pirate, dice=ScriptedDice([[6, 5, 1, 1], [4, 4, 4]]))
+    >>> table = LocalRoom("Tavern")
+    >>> table.adopt(game)
+    >>> _ = table.act("roll_round")
+    >>> game.round, pirate.cliche("Pirate").current
+    (1, 2)
+    """
+
+    def __init__(self, title: str = "Risus", *, path: str | os.PathLike[str] | None = None,
+                 dice: DiceSource | None = None) -> None:
+        self._undoing = False  # the room's own undo is taking a contest command back
+        store = SQLiteStore(path) if path is not None else MemoryStore()
+        rooms = store.list_rooms()
+        room_id = rooms[0] if rooms else create_in_store(store, title)
+        super().__init__(store, room_id, dice=dice)
+        #: The GM's session: what a notebook acts through.
+        self.session = RoomSession(self, Actor.gm())
+
+    def act(self, command: str, /, command_id: str | None = None, seen_seq: int | None = None,
+            **args: object) -> list[dict[str, Any]]:
+        """Run ``command`` as the GM (same as ``self.session.act``)."""
+        return self.session.act(command, command_id=command_id, seen_seq=seen_seq, **args)
+
+    # ------------------------------------------------------------------------------ adopt --
+    def adopt(self, *objects: Character | CharacterTeam | Contest) -> None:
+        """Bring characters, grunt mobs, teams' members or a contest built in Python to this table.
+
+        The room keeps *these* objects: after adopting, the room's characters and contest are the
+        very objects the notebook holds, so they show every command given through the room (a
+        click, ``act``) -- and a command given on an adopted contest directly (``game.roll_round()``)
+        is written to the room's log like any other. Adopting what is already here does nothing.
+
+        A contest is adopted with everything played so far: its characters join as they were when
+        it started, then its events follow, so reloading the room replays it exactly. A contest
+        still running replaces none: end or close the room's current contest first.
+
+        Raises
+        ------
+        RuleError
+            Something that is not a character, team or contest; another object with the uid of one
+            at this table; a second running contest.
+        """
+        for obj in objects:
+            with self._lock:
+                if isinstance(obj, Contest):
+                    self._adopt_contest(obj)
+                elif isinstance(obj, (Character, CharacterTeam)):
+                    members = obj.members if isinstance(obj, CharacterTeam) else [obj]
+                    for char in members:
+                        self._adopt_character(char)
+                else:
+                    raise RuleError(f"A table adopts characters, grunt mobs, teams and contests, not {obj!r}.",
+                                    key="error.room.adopt_what", what=repr(obj))
+        self._publish()
+
+    def _record(self, payloads: list[Event], command: str) -> list[Event]:
+        """Write ``payloads`` as the GM's command ``command`` (``adopt``, ``contest``, ``undo``)."""
+        return self._write(payloads, self.session.actor, command, uuid.uuid4().hex)
+
+    def _same_object(self, char: Character) -> bool:
+        """Whether ``char`` is at the table already (True) or new (False); RuleError for an impostor."""
+        here = self._state.characters.get(char.uid)
+        if here is None:
+            return False
+        if here is not char:
+            raise RuleError(f"Another character with the id of {char.name} is at this table already.",
+                            key="error.room.adopt_uid_taken", name=char.name)
+        return True
+
+    def _adopt_character(self, char: Character) -> None:
+        if self._same_object(char):
+            return
+        events = self._record([room_event("character_created", character=char.to_dict())], "adopt")
+        self._state.characters[char.uid] = char
+        self._notify(events)
+
+    def _adopt_contest(self, contest: Contest) -> None:
+        current = self._state.contest
+        if current is contest:
+            return
+        if contest.event_sink is not None:
+            raise RuleError(f"{contest.name} is already another table's contest: play it there.",
+                            key="error.room.adopt_elsewhere", name=contest.name)
+        if current is not None and current.status == "active":
+            raise RuleError("A contest is running at this table: end it (end_contest) before adopting another.",
+                            key="error.room.contest_running")
+        start = contest.events[0]
+        chars = {c.uid: c for c in contest.characters()}
+        payloads = []
+        if current is not None:
+            payloads.append(room_event("contest_closed", contest=current.uid, summary=contest_summary(current)))
+        # the characters as they were when the contest started, so that a replay of the log (create,
+        # then the contest's events) reaches the state these objects are in now
+        for data in start["characters"]:
+            verb = "character_updated" if self._same_object(chars[data["uid"]]) else "character_created"
+            payloads.append(room_event(verb, character=data))
+        payloads += [room_event("contest", contest=contest.uid, event=e) for e in contest.events]
+        events = self._record(payloads, "adopt")
+        if current is not None:
+            self._state.close_contest(events[0]["summary"])
+        self._state.characters.update(chars)
+        self._state.adopt_contest(contest)
+        contest.event_sink = self._direct_sink(contest)
+        contest.param.watch(self._direct_undo, "events")
+        self._notify(events)
+
+    def _direct_sink(self, contest: Contest) -> Callable[[list[Event]], None]:
+        """The event sink of an adopted contest: its direct commands go into the room's log too.
+
+        The room sets its own sink while it runs a command on the contest, so this one sees only
+        the commands given on the contest object itself.
+        """
+        def sink(contest_events: list[dict[str, Any]]) -> None:
+            if self._state.contest is not contest:
+                raise RuleError(f"{contest.name} is no longer this table's contest: play the table's own.",
+                                key="error.room.not_the_contest", name=contest.name)
+            with self._lock:
+                payloads = [room_event("contest", contest=contest.uid, event=e) for e in contest_events]
+                events = self._record(payloads, "contest")
+                for event in events:
+                    apply_event(self._state, event, live=True)
+            # This runs inside the contest's command, before the contest shows its new state: the
+            # room shows its own (and tells its subscribers) right after the contest has.
+            watcher: param.parameterized.Watcher | None = None
+
+            def after(*_: object) -> None:
+                if watcher is not None:
+                    contest.param.unwatch(watcher)
+                self._publish()
+                self._notify(events)
+            watcher = contest.param.watch(after, "events")
+        return sink
+
+    def _direct_undo(self, change: param.parameterized.Event) -> None:
+        """An adopted contest's own ``undo()`` goes into the room's log as the GM's undo.
+
+        The contest has already taken its last command back; the room writes an ``undone`` event
+        for the room command that carried those events, so the log stays the truth.
+        """
+        contest = change.obj
+        if self._undoing or not isinstance(contest, Contest) or self._state.contest is not contest \
+                or len(change.new) >= len(change.old):
+            return
+        removed = {e["seq"] for e in change.old[len(change.new):]}
+        with self._lock:
+            carried = [e for e in effective(self._events) if e["type"] == "contest"
+                       and e["contest"] == contest.uid and e["event"]["seq"] in removed]
+            if not carried:
+                return
+            target = [e for e in self._events if e["cmd_id"] == carried[-1]["cmd_id"]]
+            events = self._record([undone_event(target)], "undo")
+            self._state.round_open = round_open_of(effective(self._events))
+        self._publish()
+        self._notify(events)
+
+    def _undo(self, actor: Actor, command_id: str) -> list[dict[str, Any]]:
+        self._undoing = True
+        try:
+            return super()._undo(actor, command_id)
+        finally:
+            self._undoing = False

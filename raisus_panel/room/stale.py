@@ -25,22 +25,27 @@ A command without ``seen_seq`` (a script, a notebook cell) is decided on the sta
 
 from __future__ import annotations
 
+from typing import Any
+
 from raisus_panel.rules.errors import Phrase
 
+from .commands import COMMANDS, Command, undoable
 from .errors import StaleCommand
+from .events import Event
 from .roles import Actor
 
-#: Commands whose meaning depends on the state the person saw, so they carry ``seen_seq``.
-STATE_BOUND = frozenset({
-    "roll_round", "end_round", "exchange", "volunteer", "assign_loss", "drop_out", "disband",
-    "end_contest", "undo", "open_round", "approve", "veto_fate",
-})
+#: Commands whose meaning depends on the state the person saw, so they carry ``seen_seq`` (their
+#: declarations say ``state_bound``).
+STATE_BOUND = frozenset(name for name, spec in COMMANDS.items() if spec.state_bound)
 
 #: Events that ``undo`` never takes back: they are not moves of the game.
 NOT_UNDONE = frozenset({"room_created", "player_joined"})
-#: Commands that ``undo`` never takes back: bringing a notebook's objects to its table is no move either,
-#: nor is a player's client seed (their own entropy, mixed into the dice; see ``rules/commitment.py``).
-NOT_UNDONE_COMMANDS = frozenset({"adopt", "set_client_seed"})
+
+
+def can_be_undone(event: Event) -> bool:
+    """Whether ``undo`` may take ``event`` back (with the rest of its command) -- when it is in force."""
+    return event["type"] not in NOT_UNDONE and undoable(event["command"])
+
 
 #: Contest events that answer a click: after one, every older click is stale, whoever made it.
 _ANSWERS = frozenset({"contest_started", "round_decided", "round_ended", "contest_ended", "volunteered",
@@ -76,7 +81,7 @@ _YOU = Phrase("you", "term.you")
 _THE_GM = Phrase("the GM", "term.the_gm")
 
 
-def check_seen_seq(seen_seq, seq: int) -> int | None:
+def check_seen_seq(seen_seq: object, seq: int) -> int | None:
     """``seen_seq`` as given (None, or a sequence number the room has reached); RuleError otherwise."""
     if seen_seq is None:
         return None
@@ -87,17 +92,17 @@ def check_seen_seq(seen_seq, seq: int) -> int | None:
     return seen_seq
 
 
-def _key(event: dict) -> tuple[str, str]:
+def _key(event: Event) -> tuple[str, str]:
     return (event["actor"]["role"], event["actor"]["player_id"])
 
 
-def matters(event: dict, actor: Actor, name: str) -> bool:
-    """Whether ``event``, written after the page showed its state, makes command ``name`` stale."""
+def matters(event: Event, actor: Actor, command: Command[Any]) -> bool:
+    """Whether ``event``, written after the page showed its state, makes ``command`` stale."""
     if event["private"] and not actor.is_gm:
         return False  # nobody may be refused (or told) because of what they cannot see
     kind = event["type"]
-    if name == "undo":
-        return kind not in NOT_UNDONE and event["command"] not in NOT_UNDONE_COMMANDS
+    if command.spec.is_undo:  # an earlier undo, too, is a move it has not seen
+        return kind == "undone" or can_be_undone(event)
     if kind in _UNRELATED or (kind == "undone" and event["private"]):
         return False
     if kind == "contest" and event["event"]["type"] in _DICE_ONLY:
@@ -107,16 +112,16 @@ def matters(event: dict, actor: Actor, name: str) -> bool:
     return _key(event) != actor.key
 
 
-def stale_refusal(events: list[dict], actor: Actor, name: str, seen_seq: int | None,
+def stale_refusal(events: list[Event], actor: Actor, command: Command[Any], seen_seq: int | None,
                   players: dict[str, str]) -> StaleCommand | None:
-    """The refusal of command ``name`` decided at ``seen_seq``, or None if it may go ahead.
+    """The refusal of ``command`` decided at ``seen_seq``, or None if it may go ahead.
 
     ``events`` is the room's whole log (``events[i]["seq"] == i + 1``); ``players`` maps player ids to
     names, for saying who moved the table on.
     """
-    if seen_seq is None or name not in STATE_BOUND:
+    if seen_seq is None or not command.spec.state_bound:
         return None
-    newer = [e for e in events[seen_seq:] if matters(e, actor, name)]
+    newer = [e for e in events[seen_seq:] if matters(e, actor, command)]
     if not newer:
         return None
     rolled = next((e for e in newer if e["type"] == "contest" and e["event"]["type"] == "round_decided"), None)
@@ -132,7 +137,7 @@ def stale_refusal(events: list[dict], actor: Actor, name: str, seen_seq: int | N
                         who=who, what=what)
 
 
-def _who(event: dict, actor: Actor, players: dict[str, str]):
+def _who(event: Event, actor: Actor, players: dict[str, str]) -> Phrase | str:
     if _key(event) == actor.key:
         return _YOU
     if event["actor"]["role"] == "gm":
@@ -143,7 +148,7 @@ def _who(event: dict, actor: Actor, players: dict[str, str]):
 _SOMEONE = Phrase("someone", "term.someone")
 
 
-def _what(event: dict) -> Phrase:
+def _what(event: Event) -> Phrase:
     kind = event["type"]
     if kind == "contest":
         inner = event["event"]

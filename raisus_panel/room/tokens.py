@@ -28,7 +28,7 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def token_room(token) -> str:
+def token_room(token: object) -> str:
     """The room id a token is for; PermissionDenied if it does not look like one of our tokens."""
     if not token:
         raise PermissionDenied("This link has no room token: open the link the GM shared, in full.",
@@ -42,4 +42,4 @@ def token_room(token) -> str:
 
 def matches(token: str, digest: str | None) -> bool:
     """Whether ``token`` hashes to ``digest`` (constant-time comparison)."""
-    return bool(digest) and hmac.compare_digest(hash_token(token), digest)
+    return digest is not None and bool(digest) and hmac.compare_digest(hash_token(token), digest)

@@ -14,13 +14,14 @@ from __future__ import annotations
 import json
 import math
 import re
+from typing import Any
 
 from raisus_panel.rules import RuleError
 from raisus_panel.rules.dice import DiceSource
 from raisus_panel.rules.errors import Phrase
 from raisus_panel.rules.validation import MAX_TEXT_LENGTH, clean_name, clean_text
 
-from .commands import _PLAYER_ID, ROOM_TITLE
+from .commands import PLAYER_ID, ROOM_TITLE
 from .errors import RoomFileError
 from .events import ROOM_EVENT_TYPES, ROOM_EVENT_VERSION
 from .limits import MAX_ROOM_FILE_BYTES, too_large
@@ -39,7 +40,7 @@ _CLIENT_SEED = Phrase("client seed", "term.client_seed")
 _DOES_NOT_FIT = Phrase("an event does not fit the ones before it", "term.file.does_not_fit")
 
 
-def read_room_file(text: str | bytes, *, max_bytes: int = MAX_ROOM_FILE_BYTES) -> dict:
+def read_room_file(text: object, *, max_bytes: int = MAX_ROOM_FILE_BYTES) -> dict[str, Any]:
     """The parsed file after checking it is a room export we can read; RoomFileError otherwise.
 
     A file larger than ``max_bytes`` is refused before it is parsed
@@ -91,7 +92,7 @@ def read_room_file(text: str | bytes, *, max_bytes: int = MAX_ROOM_FILE_BYTES) -
     return data
 
 
-def _envelope_problem(event, seq: int) -> Phrase | None:
+def _envelope_problem(event: object, seq: int) -> Phrase | None:
     if not isinstance(event, dict):
         return Phrase("not an event", "term.file.not_an_event")
     missing = _ENVELOPE - set(event)
@@ -116,7 +117,7 @@ def _envelope_problem(event, seq: int) -> Phrase | None:
     return None
 
 
-def _longest_text(value, depth: int = 0) -> int:
+def _longest_text(value: object, depth: int = 0) -> float:
     """The length of the longest string anywhere in ``value`` (a bound on what no field checks)."""
     if isinstance(value, str):
         return len(value)
@@ -130,7 +131,7 @@ def _longest_text(value, depth: int = 0) -> int:
     return 0
 
 
-def _field_problem(event: dict) -> Phrase | None:
+def _field_problem(event: dict[str, Any]) -> Phrase | str | None:
     """What in an event's fields no one could have typed (checked as typed input is), or None."""
     try:
         if not isinstance(event["cmd_id"], str) or not _COMMAND_ID.fullmatch(event["cmd_id"]):
@@ -138,7 +139,7 @@ def _field_problem(event: dict) -> Phrase | None:
         if not isinstance(event["command"], str) or not _COMMAND_NAME.fullmatch(event["command"]):
             return Phrase("unknown version or type", "term.file.unknown_type")
         player_id = event["actor"]["player_id"]
-        if player_id and not _PLAYER_ID.fullmatch(player_id):
+        if player_id and not PLAYER_ID.fullmatch(player_id):
             return Phrase("unknown actor", "term.file.unknown_actor")
         kind = event["type"]
         if kind in ("room_created", "title_set"):
@@ -146,7 +147,7 @@ def _field_problem(event: dict) -> Phrase | None:
         elif kind == "player_joined":
             player = event.get("player")
             if not isinstance(player, dict) or not isinstance(player.get("player_id"), str) \
-                    or not _PLAYER_ID.fullmatch(player["player_id"]):
+                    or not PLAYER_ID.fullmatch(player["player_id"]):
                 return Phrase("unknown actor", "term.file.unknown_actor")
             clean_name(player.get("name"), _PLAYER_NAME)
         elif kind == "contest" and isinstance(event.get("event"), dict):
@@ -181,7 +182,7 @@ def _field_problem(event: dict) -> Phrase | None:
 
 
 def import_room(store: Store, text: str | bytes, *, room_id: str | None = None,
-                dice: DiceSource | None = None, meta: dict | None = None,
+                dice: DiceSource | None = None, meta: dict[str, Any] | None = None,
                 max_bytes: int = MAX_ROOM_FILE_BYTES) -> Room:
     """Load a room file into ``store`` as a new room and return it.
 

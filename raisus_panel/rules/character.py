@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Mapping
+from typing import Any, Self, cast
 
 import param
 
@@ -20,7 +21,7 @@ def new_uid() -> str:
     return uuid.uuid4().hex[:12]
 
 
-def _as_cliches(spec, *, max_rating: int) -> list[Cliche]:
+def _as_cliches(spec: object, *, max_rating: int) -> list[Cliche]:
     """Accept ``{"Viking": 4}``, ``[("Viking", 4)]``, ``[Cliche(...)]`` or ``"Viking(4), Cook(2)"``."""
     if spec is None:
         return []
@@ -97,12 +98,12 @@ class Character(param.Parameterized):
     cliches = param.List(default=[], item_type=Cliche, doc="""
         The character's clichés, in the player's order. Replaced as a whole when it changes.""")
 
-    def __init__(self, name: str = "", cliches=None, **params):
+    def __init__(self, name: str = "", cliches: object = None, **params: Any) -> None:
         params.setdefault("uid", new_uid())
         params["name"] = clean_name(name, Phrase("character name", "term.character_name"))
         params["description"] = clean_text(params.get("description", ""), Phrase("description", "term.description"))
         params["cliches"] = _as_cliches(cliches, max_rating=self.max_rating)
-        super().__init__(**params)
+        super().__init__(**params)  # type: ignore[no-untyped-call]  # Parameterized.__init__ takes **params untyped
 
     def cliche(self, name: str) -> Cliche:
         """The cliché called ``name``; RuleError naming the choices if there is none."""
@@ -117,7 +118,7 @@ class Character(param.Parameterized):
         """Whether this character has a cliché called ``name``."""
         return any(c.name == name for c in self.cliches)
 
-    def add_cliche(self, name: str, rating: int, current: int | None = None, **params) -> Cliche:
+    def add_cliche(self, name: str, rating: int, current: int | None = None, **params: Any) -> Cliche:
         """Add a cliché (replacing the list, so watchers fire) and return it."""
         cliche = Cliche(name, rating, current, max_rating=self.max_rating, **params)
         if self.has_cliche(cliche.name):
@@ -132,36 +133,32 @@ class Character(param.Parameterized):
         self.cliches = [c for c in self.cliches if c.name != name]
 
     @property
-    def total_dice(self) -> int:
-        """The sum of the ratings of the character's lasting clichés."""
-        return sum(c.rating for c in self.cliches if not c.temporary)
-
-    @property
     def label(self) -> str:
         """``"Name: Cliché (4), Other (2)"``."""
         return f"{self.name}: " + ", ".join(c.label for c in self.cliches)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready description of this character, for saves and exports."""
         return {"kind": self.kind, "uid": self.uid, "name": self.name,
                 "description": self.description, "owner": self.owner,
                 "cliches": [c.to_dict() for c in self.cliches]}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Character":
+    def from_dict(cls, data: dict[str, Any]) -> "Character":
         """Build a character or grunt mob from :meth:`to_dict` output, checking every field."""
         if not isinstance(data, Mapping):
             raise RuleError(f"A character must be described by a mapping, not {type(data).__name__}.",
                             key="error.character.not_mapping", type=type(data).__name__)
         kind = data.get("kind", "character")
-        target = {"character": Character, "grunt_mob": GruntMob}.get(kind)
+        kinds: dict[str, type[Character]] = {"character": Character, "grunt_mob": GruntMob}
+        target = kinds.get(kind)
         if target is None:
             raise RuleError(f"Unknown kind of character {kind!r}: expected 'character' or 'grunt_mob'.",
                             key="error.character.unknown_kind", kind=repr(kind))
         return target._from_fields(dict(data))
 
     @classmethod
-    def _from_fields(cls, data: dict) -> "Character":
+    def _from_fields(cls, data: dict[str, Any]) -> Self:
         allowed = {"kind", "uid", "name", "description", "owner", "cliches"}
         unknown = set(data) - allowed
         if unknown:
@@ -177,7 +174,8 @@ class Character(param.Parameterized):
         owner = data.get("owner", "") or ""
         if not isinstance(owner, str):
             raise RuleError("A character's owner must be text.", key="error.character.owner_not_text")
-        return cls(data.get("name"), cliches=cliches, uid=uid, description=data.get("description", ""),
+        # as given: __init__ checks the name (clean_name)
+        return cls(cast(str, data.get("name")), cliches=cliches, uid=uid, description=data.get("description", ""),
                    owner=owner)
 
     def __repr__(self) -> str:
@@ -215,7 +213,8 @@ class GruntMob(Character):
         How many extras the mob holds, if anyone counted (only for show).""")
 
     def __init__(self, name: str = "", rating: int | None = None, *, member_rating: int = 1,
-                 cliche: str | None = None, cliches=None, count: int | None = None, **params):
+                 cliche: str | None = None, cliches: object = None, count: int | None = None,
+                 **params: Any) -> None:
         member_rating = whole_number(
             member_rating, Phrase("rating of one extra in a grunt mob", "term.mob_member_rating"), low=0, high=1)
         if cliches is None:
@@ -234,14 +233,14 @@ class GruntMob(Character):
                             f"{self.name} is rated {real[0].rating}.",
                             key="error.mob.rating_too_low", name=self.name, rating=real[0].rating)
 
-    def add_cliche(self, name, rating, current=None, **params):
+    def add_cliche(self, name: str, rating: int, current: int | None = None, **params: Any) -> Cliche:
         """Grunt mobs only gain temporary clichés (tickets)."""
         if not params.get("temporary"):
             raise RuleError("A grunt mob has exactly one cliché; make a new mob instead.",
                             key="error.mob.no_more_cliches")
         return super().add_cliche(name, rating, current, **params)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """As :meth:`Character.to_dict`, plus the mob's member rating and count."""
         data = super().to_dict()
         data["member_rating"] = self.member_rating
@@ -250,7 +249,7 @@ class GruntMob(Character):
         return data
 
     @classmethod
-    def _from_fields(cls, data: dict) -> "GruntMob":
+    def _from_fields(cls, data: dict[str, Any]) -> Self:
         member_rating = data.pop("member_rating", 1)
         count = data.pop("count", None)
         if count is not None:

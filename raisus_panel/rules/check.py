@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from .cliche import Cliche
 from .dice import DiceSource, SeededDice
@@ -49,7 +50,7 @@ class CheckResult:
         """How far above (positive) or below (negative) the target number the roll landed."""
         return self.total - self.tn
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready record of the check (an event's payload)."""
         data = asdict(self)
         data["faces"] = list(self.faces)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import param
 
 from .errors import Phrase, RuleError
@@ -40,13 +42,13 @@ class Cliche(param.Parameterized):
         cliché and absorb damage before ``current`` does.""")
 
     def __init__(self, name: str = "", rating: int = 1, current: int | None = None, *,
-                 max_rating: int = MAX_RATING, **params):
+                 max_rating: int = MAX_RATING, **params: Any) -> None:
         name = clean_name(name, Phrase("cliché name", "term.cliche_name"))
         rating = whole_number(rating, Phrase(f"rating of {name}", "term.rating_of", name=name),
                               low=0, high=max_rating)
         current = rating if current is None else whole_number(
             current, Phrase(f"current score of {name}", "term.current_of", name=name), low=0, high=rating)
-        super().__init__(name=name, rating=rating, current=current, **params)
+        super().__init__(name=name, rating=rating, current=current, **params)  # type: ignore[no-untyped-call]  # Parameterized.__init__ takes **params untyped
 
     @property
     def pool(self) -> int:
@@ -61,7 +63,7 @@ class Cliche(param.Parameterized):
             score += f"+{self.extra}"
         return f"{self.name} ({score})"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready description of this cliché."""
         data = {"name": self.name, "rating": self.rating, "current": self.current}
         if self.temporary:
@@ -71,7 +73,7 @@ class Cliche(param.Parameterized):
         return data
 
     @classmethod
-    def from_dict(cls, data: dict, *, max_rating: int = MAX_RATING) -> "Cliche":
+    def from_dict(cls, data: dict[str, Any], *, max_rating: int = MAX_RATING) -> "Cliche":
         """Build a cliché from :meth:`to_dict` output, checking every field."""
         if not isinstance(data, dict):
             raise RuleError(f"A cliché must be described by a mapping, not {type(data).__name__}.",
@@ -81,7 +83,8 @@ class Cliche(param.Parameterized):
             raise RuleError(f"Unknown cliché fields: {', '.join(sorted(unknown))}.",
                             key="error.cliche.unknown_fields", names=", ".join(sorted(unknown)))
         extra = whole_number(data.get("extra", 0), Phrase("extra dice", "term.extra_dice"), low=0, high=max_rating)
-        return cls(data.get("name"), data.get("rating"), data.get("current"),
+        # as given: __init__ checks the name and the numbers (clean_name, whole_number)
+        return cls(cast(str, data.get("name")), cast(int, data.get("rating")), data.get("current"),
                    max_rating=max_rating, temporary=bool(data.get("temporary", False)), extra=extra)
 
     def __repr__(self) -> str:

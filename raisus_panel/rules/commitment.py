@@ -24,7 +24,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 #: The name of this derivation, written into every commitment event (a verifier refuses others).
 SCHEME = "raisus-hmac-sha256-v1"
@@ -69,7 +70,7 @@ def face_from_blocks(blocks: Iterable[bytes]) -> int:
 
 def die_face(seed: bytes, scope: str, roll: int, die: int, mix: str) -> int:
     """The face of one committed die."""
-    def blocks():
+    def blocks() -> Iterator[bytes]:
         block = 0
         while True:
             yield hmac.new(seed, die_message(scope, roll, die, mix, block), hashlib.sha256).digest()
@@ -83,7 +84,7 @@ def roll_faces(seed: bytes, scope: str, roll: int, n: int, client_seeds: Mapping
     return [die_face(seed, scope, roll, die, mix) for die in range(1, n + 1)]
 
 
-def rolls_of(event: Mapping) -> list[list[int]]:
+def rolls_of(event: Mapping[str, Any]) -> list[list[int]]:
     """The rolls a ``round_decided`` event holds, in the order the contest drew them.
 
     Each attempt: side A's pool, then its helpers' pools (with the "members roll, sixes count"
@@ -101,7 +102,7 @@ def rolls_of(event: Mapping) -> list[list[int]]:
     return rolls
 
 
-def next_roll_after(events: Iterable[Mapping]) -> int:
+def next_roll_after(events: Iterable[Mapping[str, Any]]) -> int:
     """The first roll number no committed roll among ``events`` (contest events) has used; 1 if none."""
     after = 1
     for event in events:

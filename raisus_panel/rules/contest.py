@@ -18,7 +18,8 @@ projection, so a contest can be saved, loaded, replayed and undone exactly.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 import param
 
@@ -105,13 +106,13 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
     single_roll = param.Boolean(default=False, constant=True, doc="""
         True for a single-roll contest: one decided round ends it.""")
 
-    profile = param.ClassSelector(class_=RulesProfile, doc="""
+    profile = param.ClassSelector(class_=RulesProfile, default=RulesProfile(), doc="""
         The rules options this contest is played by.""")
 
     dice = param.ClassSelector(class_=DiceSource, precedence=-1, doc="""
         Where the dice come from. Events keep the faces, so replaying never needs it.""")
 
-    status = param.Selector(default="active", objects=["active", "ended"], doc="""
+    status: param.Selector[str] = param.Selector(default="active", objects=["active", "ended"], doc="""
         "active" while rounds can be played; "ended" once a side has no active unit or the GM ended it.""")
 
     round = param.Integer(default=0, bounds=(0, None), doc="""
@@ -153,10 +154,10 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
     def __init__(self, name: str = "Contest", side_a: Unit | Iterable[Unit] = (),
                  side_b: Unit | Iterable[Unit] = (), *, single_roll: bool = False,
                  profile: RulesProfile | None = None, dice: DiceSource | None = None,
-                 uid: str | None = None, event_sink: Callable | None = None, _events: list | None = None,
-                 _characters: dict | None = None):
+                 uid: str | None = None, event_sink: Callable[..., Any] | None = None, _events: list[Any] | None = None,
+                 _characters: dict[str, Any] | None = None) -> None:
         super().__init__(uid=uid or new_uid(), profile=profile or RulesProfile(),
-                         dice=dice or SeededDice(), event_sink=event_sink, single_roll=single_roll)
+                         dice=dice or SeededDice(), event_sink=event_sink, single_roll=single_roll)  # type: ignore[no-untyped-call]  # Parameterized.__init__ takes **params untyped
         self._objects: dict[str, Character] = dict(_characters or {})
         self._teams: dict[str, CharacterTeam] = {}
         if _events is not None:
@@ -168,14 +169,16 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         self._cmd = 0
         self._commit_new(lambda: self._then_end(lambda: self._starting(start)))
 
-    def _starting(self, start: dict):
+    def _starting(self, start: dict[str, Any]) -> Iterator[dict[str, Any]]:
         """The start, then the commitment of committed dice, before anything can be rolled."""
         yield start
         yield from self._commitment_events()
 
     # ------------------------------------------------------------------ construction and replay --
-    def _start_event(self, name, side_a, side_b) -> dict:
-        sides, characters, teams = [], {}, []
+    def _start_event(self, name: str, side_a: Unit | Iterable[Unit], side_b: Unit | Iterable[Unit]) -> dict[str, Any]:
+        sides: list[list[str]] = []
+        characters: dict[str, Character] = {}
+        teams: list[dict[str, Any]] = []
         for raw in (side_a, side_b):
             units = [raw] if isinstance(raw, (Character, CharacterTeam)) else list(raw)
             if not units:
@@ -219,10 +222,10 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
     ROLLING = frozenset({"roll_round", "exchange"})
 
     #: Committed dice this contest renewed away from (their seeds must reach the log all the same).
-    _retired: tuple = ()
+    _retired: tuple[Any, ...] = ()
 
     #: Commitments handed to :meth:`reveal_also`: revealed even if the dice drew nothing since.
-    _reveal_anyway: frozenset = frozenset()
+    _reveal_anyway: frozenset[Any] = frozenset()
 
     #: The commands still allowed once the contest has ended: the winners write fates (the GM may
     #: veto them), the GM restores spent dice, and the last command can be taken back.
@@ -239,7 +242,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         if self._status == "ended" and command not in self.AFTER_END:
             raise RuleError("This contest has ended: start a new contest to roll again.", key="error.contest.ended")
 
-    def _command(self, command: str, plan: Callable) -> list[dict]:
+    def _command(self, command: str, plan: Callable[..., Any]) -> list[dict[str, Any]]:
         """Give ``command``: ``plan`` is a generator function that checks, rolls and yields its events.
 
         While dry-running (:mod:`.dry_run`) only the plan's checks run; otherwise the events are
@@ -251,7 +254,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             return []
         return self._commit_new(lambda: self._then_end(plan, rolls=command in self.ROLLING))
 
-    def _then_end(self, plan: Callable, *, rolls: bool = False):
+    def _then_end(self, plan: Callable[[], Iterable[dict[str, Any]]], *, rolls: bool = False) -> Iterator[dict[str, Any]]:
         """The plan's events, then ``contest_ended`` if they left a side with no active unit.
 
         A generator, so the end is judged only after the plan's events have been applied. Before a
@@ -267,13 +270,13 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
 
     # ------------------------------------------------------------------------ committed dice --
     @property
-    def dice_commitment(self) -> dict | None:
+    def dice_commitment(self) -> dict[str, Any] | None:
         """The commitment in force in the log (committed dice), or None: a copy of ``commitment``,
         ``scope``, ``first_roll``, ``client_seeds``, ``rolled`` and ``revealed``."""
         session = self._dice_session
         return None if session is None else {**session, "client_seeds": dict(session["client_seeds"])}
 
-    def _current_commitment(self) -> dict | None:
+    def _current_commitment(self) -> dict[str, Any] | None:
         """The log's commitment in force, if this contest's dice are the ones it committed to."""
         session, dice = self._dice_session, self.dice
         if (session is None or session["revealed"] or not isinstance(dice, CommittedDice)
@@ -281,7 +284,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             return None
         return session
 
-    def _commitment_events(self):
+    def _commitment_events(self) -> Iterator[dict[str, Any]]:
         """``dice_committed`` before committed dice roll, if the log has no commitment they can roll under.
 
         Fresh dice are bound to this contest. Dice whose seed was revealed (early, or by an end that
@@ -327,7 +330,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             self.reveal_also(own)
         self.dice = dice
 
-    def reveal_also(self, *dice: CommittedDice) -> None:
+    def reveal_also(self, *dice: DiceSource | None) -> None:
         """Reveal the seeds of ``dice`` too, when this contest reveals its own (at the end, or the
         GM's ``reveal_dice``): committed dice of this contest that an undo took back from its log."""
         known = {d.commitment for d in self._retired if isinstance(d, CommittedDice)}
@@ -340,7 +343,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         """The commitments of the dice this contest holds: in force, and to reveal with them."""
         return {d.commitment for d in (*self._retired, self.dice) if isinstance(d, CommittedDice)}
 
-    def _reveal_event(self, dice: CommittedDice) -> dict:
+    def _reveal_event(self, dice: CommittedDice) -> dict[str, Any]:
         return make_event("dice_revealed", commitment=dice.commitment, seed=dice.reveal(),
                           next_roll=max(dice.next_roll, self._next_roll))
 
@@ -354,11 +357,11 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
                 out[dice.commitment] = dice  # the latest copy of a commitment knows its last roll
         return list(out.values())
 
-    def _reveal_events(self):
+    def _reveal_events(self) -> Iterator[dict[str, Any]]:
         for dice in self._to_reveal():
             yield self._reveal_event(dice)
 
-    def set_client_seed(self, who: str, seed: str) -> list[dict]:
+    def set_client_seed(self, who: str, seed: str) -> list[dict[str, Any]]:
         """A player's own entropy: ``seed`` is mixed into every die of the commitment in force.
 
         Client seeds are fixed before the first roll of a commitment: the server committed to its
@@ -382,18 +385,18 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             Without committed dice (``error.dice.not_committed``), once a die of the commitment has
             been rolled (``error.dice.seeds_fixed``), or for a seed that is not one line of text.
         """
-        def _plan_seed():
+        def _plan_seed() -> Iterator[dict[str, Any]]:
             name, text = clean_client_seed(who, seed)
             current = self._current_commitment()
             if current is None:
                 raise RuleError("These dice are not committed dice: there is no commitment to add a seed to.",
                                 key="error.dice.not_committed")
-            if current["rolled"] or self.dice.rolled:
+            if current["rolled"] or (isinstance(self.dice, CommittedDice) and self.dice.rolled):
                 raise seeds_fixed()
             yield make_event("client_seed_set", who=name, seed=text)
         return self._command("set_client_seed", _plan_seed)
 
-    def reveal_dice(self) -> list[dict]:
+    def reveal_dice(self) -> list[dict[str, Any]]:
         """The GM reveals the seed before the contest ends; the next roll commits to a new seed first.
 
         Returns
@@ -406,7 +409,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         RuleError
             When there is no unrevealed commitment of these dice (``error.dice.nothing_to_reveal``).
         """
-        def _plan_reveal():
+        def _plan_reveal() -> Iterator[dict[str, Any]]:
             if not self._to_reveal():
                 raise RuleError("There is no committed seed to reveal.", key="error.dice.nothing_to_reveal")
             if not self._dry_run:
@@ -416,7 +419,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         return self._command("reveal_dice", _plan_reveal)
 
     # --------------------------------------------------------------------------- commands: setup --
-    def choose(self, unit, cliche: str, *, appropriate: bool = True, approved: bool = False) -> list[dict]:
+    def choose(self, unit: Unit | str, cliche: str, *, appropriate: bool = True, approved: bool = False) -> list[dict[str, Any]]:
         """Pick the cliché a character or grunt mob rolls from now on (switching between rounds).
 
         An inappropriate cliché needs the GM's approval (``approved=True`` or :meth:`approve`) before
@@ -445,7 +448,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             When the rules refuse the command, or another command of this contest is still running
             (``error.contest.busy``); nothing has changed then.
         """
-        def _plan_choose():
+        def _plan_choose() -> Iterator[dict[str, Any]]:
             uid = self._resolve_unit(unit)
             obj = self._unit(uid)
             if isinstance(obj, CharacterTeam):
@@ -461,7 +464,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
                              approved=bool(approved) and not appropriate)
         return self._command("choose", _plan_choose)
 
-    def approve(self, unit) -> list[dict]:
+    def approve(self, unit: Unit | str) -> list[dict[str, Any]]:
         """The GM approves a unit's inappropriate cliché (or a team whose members are all inappropriate).
 
         Parameters
@@ -480,7 +483,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             When the rules refuse the command, or another command of this contest is still running
             (``error.contest.busy``); nothing has changed then.
         """
-        def _plan_approve():
+        def _plan_approve() -> Iterator[dict[str, Any]]:
             uid = self._resolve_unit(unit)
             if not self.needs_approval(uid):
                 raise RuleError(f"{self._unit(uid).name} has no inappropriate cliché waiting for approval.",
@@ -488,7 +491,8 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             yield make_event("approved", unit=uid)
         return self._command("approve", _plan_approve)
 
-    def give_tickets(self, fitting: dict | None = None, *, name: str | None = None) -> list[dict]:
+    def give_tickets(self, fitting: Mapping[Character | str, str] | None = None, *,
+                     name: str | None = None) -> list[dict[str, Any]]:
         """Give everyone in the scene a temporary cliché rated 2, named after the contest.
 
         Only before the first roll and before teams form, when nobody has a cliché that fits. The
@@ -513,7 +517,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             When the rules refuse the command, or another command of this contest is still running
             (``error.contest.busy``); nothing has changed then.
         """
-        def _plan_tickets():
+        def _plan_tickets() -> Iterator[dict[str, Any]]:
             if self._rolled:
                 raise RuleError("Tickets are handed out when a contest is about to start, not after a roll.",
                                 key="error.tickets.after_roll")
@@ -528,8 +532,8 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
                 if self.profile.tickets != "brevet":
                     raise RuleError("Fitting clichés get extra dice only with the 'brevet' tickets option.",
                                     key="error.tickets.brevet_only")
-                for char, cliche_name in fitting.items():
-                    char = self._resolve_character(char)
+                for named, cliche_name in fitting.items():
+                    char = self._resolve_character(named)
                     brevet.append({"character": char.uid, "cliche": char.cliche(cliche_name).name})
             boosted = {b["character"] for b in brevet}
             temporary = [c.uid for c in self.characters() if c.uid not in boosted]
@@ -543,7 +547,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         return self._command("give_tickets", _plan_tickets)
 
     # ------------------------------------------------------------------------ commands: rounds --
-    def roll_round(self) -> list[dict]:
+    def roll_round(self) -> list[dict[str, Any]]:
         """Play one round between the two sides' units (one active unit per side).
 
         Ties are re-rolled in the same round until one side wins; only that roll counts. The loser
@@ -561,7 +565,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             When the rules refuse the command, or another command of this contest is still running
             (``error.contest.busy``); nothing has changed then.
         """
-        def _plan_round():
+        def _plan_round() -> Iterator[dict[str, Any]]:
             yield from self._close_window()
             if self._a_side_has_fallen():
                 return
@@ -569,7 +573,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             yield self._decide_exchange(units, closes_round=True)
         return self._command("roll_round", _plan_round)
 
-    def exchange(self, attacker, target) -> list[dict]:
+    def exchange(self, attacker: Unit | str, target: Unit | str) -> list[dict[str, Any]]:
         """One exchange of a round when a side has several units: ``attacker`` against ``target``.
 
         Damage applies at once, so later exchanges of the round use the new scores. Call
@@ -591,7 +595,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             When the rules refuse the command, or another command of this contest is still running
             (``error.contest.busy``); nothing has changed then.
         """
-        def _plan_exchange():
+        def _plan_exchange() -> Iterator[dict[str, Any]]:
             yield from self._close_window()
             if self._a_side_has_fallen():
                 return
@@ -609,7 +613,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             yield self._decide_exchange(ordered, closes_round=False)
         return self._command("exchange", _plan_exchange)
 
-    def end_round(self) -> list[dict]:
+    def end_round(self) -> list[dict[str, Any]]:
         """Close a round played as exchanges; the next exchange belongs to the next round.
 
         Returns
@@ -623,7 +627,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             When the rules refuse the command, or another command of this contest is still running
             (``error.contest.busy``); nothing has changed then.
         """
-        def _plan_end_round():
+        def _plan_end_round() -> Iterator[dict[str, Any]]:
             if self._exchanges == 0:
                 raise RuleError("No exchange has been played in this round yet.", key="error.contest.no_exchange")
             yield from self._close_window()
@@ -642,15 +646,15 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
                             key="error.contest.needs_exchanges", side=_SIDE[side], count=len(active), names=names)
         return active[0]
 
-    def _roll_spec(self, uid: str) -> dict:
+    def _roll_spec(self, uid: str) -> dict[str, Any]:
         """Check a unit may roll and say what it rolls."""
         obj = self._unit(uid)
         if isinstance(obj, CharacterTeam):
             if obj.inappropriate and not obj.approved:
                 raise RuleError(f"Every member of {obj.name} uses an inappropriate cliché: the GM must approve first.",
                                 key="error.team.needs_approval", team=obj.name)
-            leader_cliche = obj.cliche_of(obj.leader)
-            return {"unit": uid, "character": obj.leader.uid, "cliche": leader_cliche.name,
+            leader_cliche = obj.cliche_of(obj.lead)
+            return {"unit": uid, "character": obj.lead.uid, "cliche": leader_cliche.name,
                     "inappropriate": obj.inappropriate, "revenge": obj.revenge,
                     "pool": self.pool(uid), "helpers": [m.uid for m in obj.helpers]}
         cliche = self.chosen(obj)
@@ -669,17 +673,18 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
                 "inappropriate": not choice["appropriate"], "revenge": False, "pool": cliche.pool,
                 "helpers": []}
 
-    def _roll_unit(self, spec: dict) -> dict:
+    def _roll_unit(self, spec: dict[str, Any]) -> dict[str, Any]:
         faces = self._dice().roll(spec["pool"])
         roll = {"pool": spec["pool"], "faces": faces, "total": sum(faces)}
         if spec["helpers"] and self.profile.team_dice == "member_sixes":
             obj = self._unit(spec["unit"])
+            assert isinstance(obj, CharacterTeam)  # only a team has helpers
             helper_faces = [self._dice().roll(obj.cliche_of(self._objects[h]).pool) for h in spec["helpers"]]
             roll["helper_faces"] = helper_faces
             roll["total"] += 6 * sum(f.count(6) for f in helper_faces)
         return roll
 
-    def _decide_exchange(self, units: list[str], *, closes_round: bool) -> dict:
+    def _decide_exchange(self, units: list[str], *, closes_round: bool) -> dict[str, Any]:
         specs = [self._roll_spec(u) for u in units]
         draw = self._dice().next_roll
         attempts = []
@@ -708,10 +713,13 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
     def _cliche_in_use(self, unit_uid: str, char_uid: str) -> str:
         obj = self._unit(unit_uid)
         if isinstance(obj, CharacterTeam):
-            return obj.member_cliches[char_uid]
-        return self.chosen(obj).name
+            name: str = obj.member_cliches[char_uid]
+            return name
+        cliche = self.chosen(obj)
+        assert cliche is not None  # a unit that rolled has chosen one
+        return cliche.name
 
-    def _roll_off(self, team: CharacterTeam) -> tuple[str, dict]:
+    def _roll_off(self, team: CharacterTeam) -> tuple[str, dict[str, Any]]:
         """Each active member rolls a die; the lowest takes the hit (ties among the lowest roll again)."""
         contenders, rounds = [m.uid for m in team.active_members], []
         while len(contenders) > 1:
@@ -721,7 +729,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             contenders = [uid for uid in contenders if faces[uid] == low]
         return contenders[0], {"rolls": rounds, "loser": contenders[0]}
 
-    def _hit(self, char_uid: str, cliche_name: str, amount: int) -> dict:
+    def _hit(self, char_uid: str, cliche_name: str, amount: int) -> dict[str, Any]:
         """How ``amount`` points of damage land on a cliché: extra dice first, never below 0."""
         cliche = self._objects[char_uid].cliche(cliche_name)
         extra = min(cliche.extra, amount)
@@ -729,30 +737,30 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         return {"character": char_uid, "cliche": cliche_name, "extra": extra, "current": current}
 
     # -------------------------------------------------------------------------- commands: teams --
-    def _close_window(self) -> list[dict]:
+    def _close_window(self) -> list[dict[str, Any]]:
         """Before anything else happens, a leader knocked to 0 by a lost round loses the team."""
         if self._window and self._window["leader_down"]:
             team = self._teams[self._window["team"]]
             return [self._disband_event(team, "lost_leader", revenge_carry=False)]
         return []
 
-    def _disband_event(self, team: CharacterTeam, reason: str, *, revenge_carry: bool) -> dict:
+    def _disband_event(self, team: CharacterTeam, reason: str, *, revenge_carry: bool) -> dict[str, Any]:
         penalty = self.profile.disband_penalty
         hits = [self._hit(m.uid, team.member_cliches[m.uid], penalty)
                 for m in team.members if m.uid not in self._dropped and team.cliche_of(m).pool > 0 and penalty]
         return make_event("team_disbanded", team=team.uid, reason=reason, hits=hits,
                           revenge_carry=revenge_carry)
 
-    def _after_team_change(self, team_uid: str) -> list[dict]:
+    def _after_team_change(self, team_uid: str) -> list[dict[str, Any]]:
         """A team whose leader is gone disbands at once (lost leader)."""
         team = self._teams[team_uid]
-        leader_gone = team.leader.uid in self._dropped or team.cliche_of(team.leader).pool == 0
+        leader_gone = team.lead.uid in self._dropped or team.cliche_of(team.lead).pool == 0
         if not leader_gone:
             return []
-        by_volunteering = team.revenge and team.leader.uid not in self._dropped
+        by_volunteering = team.revenge and team.lead.uid not in self._dropped
         return [self._disband_event(team, "lost_leader", revenge_carry=by_volunteering)]
 
-    def form_team(self, members: Iterable, leader=None, *, name: str | None = None) -> list[dict]:
+    def form_team(self, members: Iterable[Any], leader: Character | None = None, *, name: str | None = None) -> list[dict[str, Any]]:
         """Form a character team from units of one side, between rounds (also to re-form after a disband).
 
         After a leader fell by volunteering, the new team inherits the revenge bonus.
@@ -778,7 +786,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             When the rules refuse the command, or another command of this contest is still running
             (``error.contest.busy``); nothing has changed then.
         """
-        def _plan_form():
+        def _plan_form() -> Iterator[dict[str, Any]]:
             yield from self._close_window()
             team = CharacterTeam(members, leader=leader, name=name)
             sides = set()
@@ -793,7 +801,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             yield make_event("team_formed", side=sides.pop(), team=team.to_dict())
         return self._command("form_team", _plan_form)
 
-    def volunteer(self, member) -> list[dict]:
+    def volunteer(self, member: Character | str) -> list[dict[str, Any]]:
         """Right after its team lost a round, ``member`` takes the hit instead: twice the damage.
 
         The leader's score then counts double in the team's next decided round (the revenge bonus).
@@ -816,7 +824,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             When the rules refuse the command, or another command of this contest is still running
             (``error.contest.busy``); nothing has changed then.
         """
-        def _plan_volunteer():
+        def _plan_volunteer() -> Iterator[dict[str, Any]]:
             char = self._resolve_character(member)
             team, window = self._window_team(char, _VOLUNTEER)
             restore = window["hits"]
@@ -838,7 +846,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             yield from self._after_team_change(team.uid)
         return self._command("volunteer", _plan_volunteer)
 
-    def assign_loss(self, member) -> list[dict]:
+    def assign_loss(self, member: Character | str) -> list[dict[str, Any]]:
         """With the "leader assigns" option: right after a lost round, hand the hit to another member.
 
         Parameters
@@ -857,7 +865,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             When the rules refuse the command, or another command of this contest is still running
             (``error.contest.busy``); nothing has changed then.
         """
-        def _plan_assign():
+        def _plan_assign() -> Iterator[dict[str, Any]]:
             if self.profile.team_loss != "leader_assigns":
                 raise RuleError("Only with the 'leader assigns' team-loss option can the leader hand on a hit.",
                                 key="error.team.assign_option")
@@ -872,7 +880,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             yield from self._after_team_change(team.uid)
         return self._command("assign_loss", _plan_assign)
 
-    def _window_team(self, char: Character, what: Phrase) -> tuple[CharacterTeam, dict]:
+    def _window_team(self, char: Character, what: Phrase) -> tuple[CharacterTeam, dict[str, Any]]:
         team = self._team_of(char)
         if team is None:
             raise RuleError(f"{char.name} is not in a character team; only team members {what}.",
@@ -887,13 +895,13 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
                             key="error.team.not_now", what=what)
         return team, window
 
-    def _last_exchange_of(self, unit_uid: str) -> dict | None:
+    def _last_exchange_of(self, unit_uid: str) -> dict[str, Any] | None:
         for event in reversed(self._events):
             if event["type"] == "round_decided" and unit_uid in event["units"]:
                 return event
         return None
 
-    def disband(self, team) -> list[dict]:
+    def disband(self, team: CharacterTeam | str) -> list[dict[str, Any]]:
         """Break a team up between rounds: every member's team cliché loses 1; a pending revenge is lost.
 
         Parameters
@@ -912,7 +920,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             When the rules refuse the command, or another command of this contest is still running
             (``error.contest.busy``); nothing has changed then.
         """
-        def _plan_disband():
+        def _plan_disband() -> Iterator[dict[str, Any]]:
             uid = self._resolve_unit(team)
             if uid not in self._teams:
                 raise RuleError(f"{self._unit(uid).name} is not a character team.", key="error.team.not_a_team",
@@ -923,7 +931,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
                 yield self._disband_event(self._teams[uid], "disband", revenge_carry=False)
         return self._command("disband", _plan_disband)
 
-    def drop_out(self, member) -> list[dict]:
+    def drop_out(self, member: Character | str) -> list[dict[str, Any]]:
         """A member leaves its team between rounds; its team cliché becomes 0 and the winners decide its fate.
 
         Parameters
@@ -942,7 +950,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             When the rules refuse the command, or another command of this contest is still running
             (``error.contest.busy``); nothing has changed then.
         """
-        def _plan_drop():
+        def _plan_drop() -> Iterator[dict[str, Any]]:
             yield from self._close_window()
             char = self._resolve_character(member)
             team = self._team_of(char)
@@ -957,7 +965,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         return self._command("drop_out", _plan_drop)
 
     # ----------------------------------------------------------------------- commands: the end --
-    def end(self, outcome: str = "", winner: int | None = None) -> list[dict]:
+    def end(self, outcome: str = "", winner: int | None = None) -> list[dict[str, Any]]:
         """The GM ends the contest early with a narrated outcome (and, optionally, a winning side).
 
         Parameters
@@ -978,14 +986,14 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             When the rules refuse the command, or another command of this contest is still running
             (``error.contest.busy``); nothing has changed then.
         """
-        def _plan_end():
+        def _plan_end() -> Iterator[dict[str, Any]]:
             text = clean_text(outcome, Phrase("outcome", "term.outcome"), required=True)
             if isinstance(winner, bool) or winner not in (None, 0, 1):  # True == 1, but is no side
                 raise RuleError("The winner is side 0, side 1, or None for no winner.", key="error.contest.winner")
             yield self._end_event(winner, text, early=True)
         return self._command("end", _plan_end)
 
-    def decide_fate(self, character, text: str) -> list[dict]:
+    def decide_fate(self, character: Character | str, text: str) -> list[dict[str, Any]]:
         """The winners write what happens to a defeated or dropped-out character (GM may veto).
 
         Parameters
@@ -1006,7 +1014,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             When the rules refuse the command, or another command of this contest is still running
             (``error.contest.busy``); nothing has changed then.
         """
-        def _plan_fate():
+        def _plan_fate() -> Iterator[dict[str, Any]]:
             if self._status != "ended":
                 raise RuleError("Fates are decided when the contest is over.", key="error.fate.not_over")
             char = self._resolve_character(character)
@@ -1021,7 +1029,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             yield make_event("fate_decided", character=char.uid, text=fate)
         return self._command("decide_fate", _plan_fate)
 
-    def veto_fate(self, character) -> list[dict]:
+    def veto_fate(self, character: Character | str) -> list[dict[str, Any]]:
         """The GM vetoes a fate that does not fit the kind of contest; the winners write another.
 
         Parameters
@@ -1040,7 +1048,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             When the rules refuse the command, or another command of this contest is still running
             (``error.contest.busy``); nothing has changed then.
         """
-        def _plan_veto():
+        def _plan_veto() -> Iterator[dict[str, Any]]:
             char = self._resolve_character(character)
             if char.uid not in self._fates:
                 raise RuleError(f"No fate has been written for {char.name} yet.", key="error.fate.none_written",
@@ -1048,7 +1056,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             yield make_event("fate_vetoed", character=char.uid)
         return self._command("veto_fate", _plan_veto)
 
-    def recover(self, character, cliche: str | None = None, amount: int | None = None) -> list[dict]:
+    def recover(self, character: Character | str, cliche: str | None = None, amount: int | None = None) -> list[dict[str, Any]]:
         """After the contest the GM restores spent dice, never above a cliché's rating.
 
         Parameters
@@ -1071,7 +1079,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             When the rules refuse the command, or another command of this contest is still running
             (``error.contest.busy``); nothing has changed then.
         """
-        def _plan_recover():
+        def _plan_recover() -> Iterator[dict[str, Any]]:
             if self._status != "ended":
                 raise RuleError("Recovery comes after the contest: end it first.", key="error.recovery.not_over")
             char = self._resolve_character(character)
@@ -1079,7 +1087,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             yield make_event("recovered", gains=gains)
         return self._command("recover", _plan_recover)
 
-    def _check_end(self) -> list[dict]:
+    def _check_end(self) -> list[dict[str, Any]]:
         if self._status != "active":
             return []
         last = self._events[-1] if self._events else None
@@ -1091,7 +1099,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         winner = alive.index(True) if any(alive) else None
         return [self._end_event(winner, "", early=False)]
 
-    def _end_event(self, winner: int | None, outcome: str, *, early: bool) -> dict:
+    def _end_event(self, winner: int | None, outcome: str, *, early: bool) -> dict[str, Any]:
         owed = []
         if winner is not None:
             for side in (0, 1):

@@ -23,10 +23,12 @@ without the last command. This module keeps the log and the state built from it 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, cast
 
 from .character import Character
+from .contest_parts import ContestParts
 from .dice import DiceSource
 from .errors import Phrase, RuleError, SaveFileError
 from .profile import RulesProfile
@@ -45,7 +47,11 @@ def _busy() -> RuleError:
                      key="error.contest.busy")
 
 
-class EventLog:
+if TYPE_CHECKING:
+    from .contest import Contest
+
+
+class EventLog(ContestParts):
     """Mixin of :class:`~raisus_panel.rules.contest.Contest`: the log, the command cycle, undo and replay.
 
     It owns ``_events`` (the log) and ``_cmd`` (the number of the last command), applies events
@@ -57,9 +63,9 @@ class EventLog:
     _running: str | None = None
 
     @classmethod
-    def from_events(cls, events: list[dict], *, dice: DiceSource | None = None,
+    def from_events(cls, events: list[dict[str, Any]], *, dice: DiceSource | None = None,
                     characters: dict[str, Character] | None = None,
-                    event_sink: Callable | None = None):
+                    event_sink: Callable[..., Any] | None = None) -> Contest:
         """Rebuild a contest by replaying its events.
 
         Parameters
@@ -87,7 +93,8 @@ class EventLog:
             raise SaveFileError("A contest's events must begin with its start.", key="error.save.no_contest_start")
         start = events[0]
         try:
-            contest = cls(uid=start["contest"], single_roll=bool(start["single_roll"]),
+            made = cast("type[Contest]", cls)  # a mixin of Contest: cls is Contest (or a subclass)
+            contest = made(uid=start["contest"], single_roll=bool(start["single_roll"]),
                           profile=RulesProfile.from_dict(start["profile"]), dice=dice,
                           event_sink=event_sink, _events=events, _characters=characters)
         except SaveFileError:
@@ -97,7 +104,7 @@ class EventLog:
                                 detail=Phrase.of(exc)) from None
         return contest
 
-    def reload(self, events: list[dict]) -> None:
+    def reload(self, events: list[dict[str, Any]]) -> None:
         """Replace this contest's log by ``events`` and rebuild its state in place.
 
         The object, its characters and its teams stay the same objects (views bound to them stay
@@ -129,7 +136,7 @@ class EventLog:
                 self._rebuild()
                 raise
 
-    def follow(self, events: list[dict]) -> None:
+    def follow(self, events: list[dict[str, Any]]) -> None:
         """Apply events that continue this contest's log, committed elsewhere (another server process).
 
         They are applied as they are (no dice are rolled) and published in one update; the
@@ -186,7 +193,7 @@ class EventLog:
         return _busy() if self._running == _CHANGING else None
 
     @contextmanager
-    def _one_command(self):
+    def _one_command(self) -> Iterator[None]:
         """Mark a command as running until it returns or raises (the caller has refused a second one)."""
         self._running = _CHANGING
         try:
@@ -194,14 +201,14 @@ class EventLog:
         finally:
             self._running = None
 
-    def _commit_new(self, plan: Callable) -> list[dict]:
+    def _commit_new(self, plan: Callable[..., Any]) -> list[dict[str, Any]]:
         """Run one command: ``plan`` is a generator function that checks, rolls and yields events.
 
         Each event is applied as soon as it is yielded, so the plan sees its effects before it goes
         on. Anything raised rolls the whole command back. Returns copies of the new events.
         """
         before = len(self._events)
-        new: list[dict] = []
+        new: list[dict[str, Any]] = []
         with self._one_command():
             self._cmd += 1
             try:
@@ -219,7 +226,7 @@ class EventLog:
             self._publish_finished()
         return [copy.deepcopy(e) for e in new]
 
-    def _emit(self, event: dict) -> dict:
+    def _emit(self, event: dict[str, Any]) -> dict[str, Any]:
         """Number ``event``, append it to the log and apply it."""
         event = {**event, "seq": len(self._events) + 1, "cmd": self._cmd}
         self._events.append(event)
@@ -243,7 +250,7 @@ class EventLog:
         # the start's command (the start, and the commitment of committed dice) cannot be undone
         return None if self._events[-1]["cmd"] != self._events[0]["cmd"] else _nothing_to_undo()
 
-    def undo(self) -> list[dict]:
+    def undo(self) -> list[dict[str, Any]]:
         """Take back the last command: every event it made.
 
         The contest's characters and teams are put back as they were before that command, by

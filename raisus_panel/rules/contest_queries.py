@@ -14,16 +14,18 @@ afterwards, but neither changes who fell in this contest.
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from .character import Character
 from .cliche import Cliche
+from .contest_parts import ContestParts
 from .errors import RuleError
 from .team import CharacterTeam
 
 Unit = Character | CharacterTeam
 
 
-class ContestQueries:
+class ContestQueries(ContestParts):
     """Mixin of :class:`~raisus_panel.rules.contest.Contest`: lookups and derived state.
 
     It reads the private state :class:`~raisus_panel.rules.contest_state.ContestProjection` keeps
@@ -35,7 +37,7 @@ class ContestQueries:
     def _unit(self, uid: str) -> Unit:
         return self._teams[uid] if uid in self._teams else self._objects[uid]
 
-    def _resolve_unit(self, unit) -> str:
+    def _resolve_unit(self, unit: Unit | str) -> str:
         """The uid of a unit on a side, from the object, its uid or its (unique) name."""
         ids = [u for side in self._side_ids for u in side]
         if isinstance(unit, (Character, CharacterTeam)):
@@ -49,7 +51,7 @@ class ContestQueries:
         raise RuleError(f"No single unit called {unit!r} in this contest.", key="error.contest.no_such_unit",
                         unit=repr(unit))
 
-    def _resolve_character(self, char) -> Character:
+    def _resolve_character(self, char: Character | str) -> Character:
         present = self.characters()
         if isinstance(char, Character) and any(c is char for c in present):
             return char
@@ -126,7 +128,7 @@ class ContestQueries:
         """
         return char.uid in self._dropped
 
-    def is_active(self, unit) -> bool:
+    def is_active(self, unit: Unit | str) -> bool:
         """Whether a unit can still fight (a team while its leader stands or may still be saved).
 
         Once the contest has ended: whether it still stood at the end.
@@ -143,14 +145,14 @@ class ContestQueries:
                 return uid in self._final["active_teams"]
             if self._window and self._window["team"] == uid and self._window["leader_down"]:
                 return True
-            return obj.leader.uid not in self._dropped and obj.cliche_of(obj.leader).pool > 0
+            return obj.lead.uid not in self._dropped and obj.cliche_of(obj.lead).pool > 0
         return not self.is_defeated(obj) and obj.uid not in self._dropped
 
     def active_units(self, side: int) -> list[Unit]:
         """The units of ``side`` (0 or 1) that can still fight."""
         return [self._unit(u) for u in self._side_ids[side] if self.is_active(u)]
 
-    def chosen(self, unit) -> Cliche | None:
+    def chosen(self, unit: Unit | str) -> Cliche | None:
         """The cliché a unit will roll next.
 
         Parameters
@@ -168,14 +170,14 @@ class ContestQueries:
         """
         obj = self._unit(self._resolve_unit(unit))
         if isinstance(obj, CharacterTeam):
-            return obj.cliche_of(obj.leader)
+            return obj.cliche_of(obj.lead)
         choice = self._choice.get(obj.uid)
         if choice and obj.has_cliche(choice["cliche"]):
             return obj.cliche(choice["cliche"])
         usable = [c for c in obj.cliches if c.pool > 0]
         return usable[0] if len(usable) == 1 else None
 
-    def needs_approval(self, unit) -> bool:
+    def needs_approval(self, unit: Unit | str) -> bool:
         """Whether the unit's inappropriate choice still waits for the GM's approval.
 
         Parameters
@@ -189,7 +191,7 @@ class ContestQueries:
         choice = self._choice.get(obj.uid)
         return bool(choice and not choice["appropriate"] and not choice["approved"])
 
-    def pool(self, unit) -> int:
+    def pool(self, unit: Unit | str) -> int:
         """How many dice the unit rolls next (for a team: the leader's dice with the members' dice).
 
         For a team formed on tickets, once the end has removed them: its pool as it stood at the end.
@@ -205,7 +207,7 @@ class ContestQueries:
         cliche = self.chosen(obj)
         return cliche.pool if cliche else 0
 
-    def choice(self, unit) -> dict | None:
+    def choice(self, unit: Unit | str) -> dict[str, Any] | None:
         """A character's or mob's current choice.
 
         Parameters
@@ -227,7 +229,7 @@ class ContestQueries:
         made = self._choice.get(obj.uid, {"appropriate": True, "approved": False})
         return {"cliche": cliche.name, "appropriate": made["appropriate"], "approved": made["approved"]}
 
-    def is_inappropriate(self, unit) -> bool:
+    def is_inappropriate(self, unit: Unit | str) -> bool:
         """Whether the unit rolls an inappropriate cliché (a team only if every member does).
 
         Parameters
@@ -262,7 +264,7 @@ class ContestQueries:
         return self._tickets
 
     @property
-    def volunteer_window(self) -> dict | None:
+    def volunteer_window(self) -> dict[str, Any] | None:
         """While a team may still volunteer for the round it just lost: team uid, damage, who was hit."""
         return copy.deepcopy(self._window)
 

@@ -9,14 +9,17 @@ contest's public parameters in one update.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .character import Character
 from .cliche import Cliche
 from .commitment import rolls_of
+from .contest_parts import ContestParts
 from .events import EVENT_FIELDS
 from .team import CharacterTeam
 
 
-class ContestProjection:
+class ContestProjection(ContestParts):
     """Mixin of :class:`~raisus_panel.rules.contest.Contest`: applies events and keeps the history.
 
     It relies on the contest's lookups (``_unit``, ``_side_of``, ``_team_of``, ``characters``,
@@ -48,10 +51,10 @@ class ContestProjection:
                               approved=data["approved"])
             self._teams[team.uid] = team
         self._side_ids = [list(s) for s in start["sides"]]
-        self._choice: dict[str, dict] = {}
+        self._choice: dict[str, dict[str, Any]] = {}
         self._start_scores: dict[str, dict[str, int]] = {}
         self._dropped: set[str] = set()
-        self._window: dict | None = None
+        self._window: dict[str, Any] | None = None
         self._carry = [False, False]
         self._rounds = 0
         self._exchanges = 0
@@ -59,32 +62,32 @@ class ContestProjection:
         self._status, self._winner, self._outcome = "active", None, ""
         self._owed: list[str] = []
         self._fates: dict[str, str] = {}
-        self._history: list[dict] = []
+        self._history: list[dict[str, Any]] = []
         self._series: dict[str, str] = {}
-        self._last_roll = None
+        self._last_roll: dict[str, Any] | None = None
         self._tickets = False
-        self._final: dict | None = None
+        self._final: dict[str, Any] | None = None
         #: the commitment in force (committed dice): commitment, scope, first_roll, client_seeds,
         #: rolled (a roll of it is in the log), revealed
-        self._dice_session: dict | None = None
+        self._dice_session: dict[str, Any] | None = None
         #: the first roll number no committed roll of the log has used
         self._next_roll = 1
         #: every commitment the log holds, and those it reveals
         self._commitments: set[str] = set()
         self._revealed: set[str] = set()
 
-    def _team_from_dict(self, data: dict) -> CharacterTeam:
+    def _team_from_dict(self, data: dict[str, Any]) -> CharacterTeam:
         members = [(self._objects[m["character"]], m["cliche"], m["appropriate"]) for m in data["members"]]
         return CharacterTeam(members, leader=self._objects[data["leader"]], name=data["name"],
                              uid=data["uid"])
 
     # ---------------------------------------------------------------------- applying the events --
-    def _project(self, events: list[dict]) -> None:
+    def _project(self, events: list[dict[str, Any]]) -> None:
         """Build the state from a whole log (its start resets everything first)."""
         for event in events:
             self._apply(event)
 
-    def _apply(self, event: dict) -> None:
+    def _apply(self, event: dict[str, Any]) -> None:
         if event["type"] not in EVENT_FIELDS:  # only events have handlers: a damaged log names no other method
             raise ValueError(f"unknown event type {event['type']!r}")
         getattr(self, f"_on_{event['type']}")(event)
@@ -98,7 +101,7 @@ class ContestProjection:
             history=list(self._history), series=dict(self._series), last_roll=self._last_roll,
         )
 
-    def _on_contest_started(self, event: dict) -> None:
+    def _on_contest_started(self, event: dict[str, Any]) -> None:
         if event is not self._events[0]:  # a damaged log: starting again would silently reset the contest
             raise ValueError("a contest's log has one start, at its beginning")
         for data in event["characters"]:
@@ -114,24 +117,24 @@ class ContestProjection:
         self._refresh_series()
         self._point("start", x=0.0)
 
-    def _apply_hits(self, hits: list[dict], sign: int = -1) -> None:
+    def _apply_hits(self, hits: list[dict[str, Any]], sign: int = -1) -> None:
         for h in hits:
             cliche = self._objects[h["character"]].cliche(h["cliche"])
             cliche.param.update(extra=cliche.extra + sign * h["extra"], current=cliche.current + sign * h["current"])
 
-    def _on_cliche_chosen(self, event: dict) -> None:
+    def _on_cliche_chosen(self, event: dict[str, Any]) -> None:
         self._choice[event["unit"]] = {k: event[k] for k in ("cliche", "appropriate", "approved")}
         self._refresh_series()
         self._setup_point()
 
-    def _on_approved(self, event: dict) -> None:
+    def _on_approved(self, event: dict[str, Any]) -> None:
         uid = event["unit"]
         if uid in self._teams:
             self._teams[uid].approved = True
         else:
             self._choice[uid]["approved"] = True
 
-    def _on_tickets_given(self, event: dict) -> None:
+    def _on_tickets_given(self, event: dict[str, Any]) -> None:
         self._tickets = True
         for uid in event["temporary"]:
             char = self._objects[uid]
@@ -146,7 +149,7 @@ class ContestProjection:
         self._refresh_series()
         self._setup_point()
 
-    def _on_team_formed(self, event: dict) -> None:
+    def _on_team_formed(self, event: dict[str, Any]) -> None:
         data = event["team"]
         team = self._teams.get(data["uid"]) or self._team_from_dict(data)
         team.param.update(revenge=self._carry[event["side"]], dropped=[], approved=False)
@@ -161,7 +164,7 @@ class ContestProjection:
         self._refresh_series()
         self._between_point("team_formed", team=team.uid) if self._rolled else self._setup_point()
 
-    def _on_round_decided(self, event: dict) -> None:
+    def _on_round_decided(self, event: dict[str, Any]) -> None:
         self._rolled = True
         self._note_draw(event)
         self._window = None
@@ -177,7 +180,7 @@ class ContestProjection:
         if loser in self._teams and event["hits"]:
             team = self._teams[loser]
             self._window = {"team": loser, "damage": event["damage"], "hits": event["hits"],
-                            "leader_down": team.cliche_of(team.leader).pool == 0
+                            "leader_down": team.cliche_of(team.lead).pool == 0
                             and any(m is not team.leader for m in team.active_members)}
         self._last_roll = event
         self._exchanges += 1
@@ -190,25 +193,25 @@ class ContestProjection:
             self._rounds += 1
             self._exchanges = 0
 
-    def _on_round_ended(self, event: dict) -> None:
+    def _on_round_ended(self, event: dict[str, Any]) -> None:
         self._rounds += 1
         self._exchanges = 0
         self._window = None
 
-    def _on_volunteered(self, event: dict) -> None:
+    def _on_volunteered(self, event: dict[str, Any]) -> None:
         self._apply_hits(event["restore"], sign=+1)
         self._apply_hits(event["hits"])
         self._teams[event["team"]].revenge = True
         self._window = None
         self._between_point("volunteered", team=event["team"], member=event["member"])
 
-    def _on_loss_assigned(self, event: dict) -> None:
+    def _on_loss_assigned(self, event: dict[str, Any]) -> None:
         self._apply_hits(event["restore"], sign=+1)
         self._apply_hits(event["hits"])
         self._window = None
         self._between_point("loss_assigned", team=event["team"], member=event["member"])
 
-    def _on_team_disbanded(self, event: dict) -> None:
+    def _on_team_disbanded(self, event: dict[str, Any]) -> None:
         team = self._teams[event["team"]]
         self._apply_hits(event["hits"])
         side = self._side_of(team.uid)
@@ -225,7 +228,7 @@ class ContestProjection:
             self._window = None
         self._between_point("team_disbanded", team=team.uid, reason=event["reason"])
 
-    def _on_dropped_out(self, event: dict) -> None:
+    def _on_dropped_out(self, event: dict[str, Any]) -> None:
         self._apply_hits(event["hits"])
         self._dropped.add(event["member"])
         team = self._teams[event["team"]]
@@ -233,7 +236,7 @@ class ContestProjection:
         self._window = None
         self._between_point("dropped_out", team=event["team"], member=event["member"])
 
-    def _on_contest_ended(self, event: dict) -> None:
+    def _on_contest_ended(self, event: dict[str, Any]) -> None:
         self._status, self._winner = "ended", event["winner"]
         self._outcome, self._owed, self._window = event["outcome"], list(event["owed"]), None
         self._carry = [False, False]  # contest-only state (RULES.md §3): no revenge is pending any more
@@ -256,38 +259,38 @@ class ContestProjection:
         for team in self._teams.values():
             team.revenge = False
 
-    def _on_fate_decided(self, event: dict) -> None:
+    def _on_fate_decided(self, event: dict[str, Any]) -> None:
         self._fates[event["character"]] = event["text"]
 
-    def _on_fate_vetoed(self, event: dict) -> None:
+    def _on_fate_vetoed(self, event: dict[str, Any]) -> None:
         self._fates.pop(event["character"], None)
 
-    def _on_dice_committed(self, event: dict) -> None:
+    def _on_dice_committed(self, event: dict[str, Any]) -> None:
         self._dice_session = {"commitment": event["commitment"], "scope": event["scope"],
                               "first_roll": event["first_roll"], "client_seeds": dict(event["client_seeds"]),
                               "rolled": False, "revealed": False}
         self._commitments.add(event["commitment"])
         self._next_roll = max(self._next_roll, event["first_roll"])
 
-    def _on_client_seed_set(self, event: dict) -> None:
+    def _on_client_seed_set(self, event: dict[str, Any]) -> None:
         if self._dice_session is None:
             raise ValueError("a client seed before any commitment")
         self._dice_session["client_seeds"] = {**self._dice_session["client_seeds"], event["who"]: event["seed"]}
 
-    def _on_dice_revealed(self, event: dict) -> None:
+    def _on_dice_revealed(self, event: dict[str, Any]) -> None:
         if self._dice_session is not None and self._dice_session["commitment"] == event["commitment"]:
             self._dice_session["revealed"] = True
         self._revealed.add(event["commitment"])
         self._next_roll = max(self._next_roll, event["next_roll"])
 
-    def _note_draw(self, event: dict) -> None:
+    def _note_draw(self, event: dict[str, Any]) -> None:
         """A committed round: its commitment has rolled, and the counter moves past its rolls."""
         if event.get("draw") is not None:
             if self._dice_session is not None:
                 self._dice_session["rolled"] = True
             self._next_roll = max(self._next_roll, event["draw"] + len(rolls_of(event)))
 
-    def _on_recovered(self, event: dict) -> None:
+    def _on_recovered(self, event: dict[str, Any]) -> None:
         for g in event["gains"]:
             cliche = self._objects[g["character"]].cliche(g["cliche"])
             cliche.current += g["amount"]
@@ -318,7 +321,7 @@ class ContestProjection:
             out[key] = char.cliche(cliche_name).pool if char.has_cliche(cliche_name) else 0
         return out
 
-    def _point(self, kind: str, *, x: float, **details) -> None:
+    def _point(self, kind: str, *, x: float, **details: Any) -> None:
         self._history.append({"round": self._rounds if kind != "round" else self._rounds + 1, "x": x,
                               "kind": kind, "scores": self._scores(), **details})
 
@@ -331,10 +334,10 @@ class ContestProjection:
         else:
             self._between_point("cliche_chosen")
 
-    def _between_point(self, kind: str, **details) -> None:
+    def _between_point(self, kind: str, **details: Any) -> None:
         self._point(kind, x=self._rounds + 0.5, **details)
 
-    def history_rows(self) -> list[dict]:
+    def history_rows(self) -> list[dict[str, Any]]:
         """The history in long form: one row per point and series (round, x, kind, character, cliché, score)."""
         rows = []
         for point in self._history:

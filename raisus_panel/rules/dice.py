@@ -59,7 +59,7 @@ class SeededDice(DiceSource):
         Any hashable seed. ``None`` seeds from the operating system (unrepeatable play).
     """
 
-    def __init__(self, seed: int | str | None = None):
+    def __init__(self, seed: int | str | None = None) -> None:
         self.seed = seed
         self._rng = random.Random(seed)
 
@@ -91,7 +91,7 @@ class ScriptedDice(DiceSource):
     [6, 5, 1, 1]
     """
 
-    def __init__(self, rolls: Iterable[Sequence[int]] = ()):
+    def __init__(self, rolls: Iterable[Sequence[int]] = ()) -> None:
         self._rolls: deque[list[int]] = deque()
         self.extend(rolls)
 
@@ -134,7 +134,7 @@ def seeds_fixed() -> RuleError:
                      "commitment. Set yours before the next contest's first roll.", key="error.dice.seeds_fixed")
 
 
-def clean_client_seed(who, seed) -> tuple[str, str]:
+def clean_client_seed(who: object, seed: object) -> tuple[str, str]:
     """``(who, seed)`` checked: each one line of text, as a name is (at most 80 characters)."""
     return clean_name(who, _SEED_OWNER), clean_name(seed, _CLIENT_SEED)
 
@@ -176,10 +176,12 @@ class CommittedDice(DiceSource):
     ([1, 4, 5], [6])
     """
 
+    next_roll: int  # these dice always count their rolls
+
     scheme = SCHEME
 
     def __init__(self, seed: bytes | None = None, *, scope: str | None = None,
-                 client_seeds: Mapping[str, str] | None = None, first_roll: int = 1):
+                 client_seeds: Mapping[str, str] | None = None, first_roll: int = 1) -> None:
         seed = secrets.token_bytes(SEED_BYTES) if seed is None else seed
         if not isinstance(seed, (bytes, bytearray)) or len(seed) != SEED_BYTES:
             raise DiceError(f"A committed seed is {SEED_BYTES} bytes.", key="error.dice.bad_seed", n=SEED_BYTES)

@@ -22,11 +22,20 @@ from such a watcher is still refused as busy until the running command returns.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Generator
+from typing import Any, Protocol
 
 from .character import Character
+from .contest_parts import ContestParts
 from .dice import DiceSource
 from .errors import RuleError
 from .team import CharacterTeam
+
+
+class _Command(Protocol):
+    """A contest command method, called by name."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> object: ...
 
 
 class _NeedsFullRun(Exception):
@@ -36,7 +45,7 @@ class _NeedsFullRun(Exception):
 class _DryDice(DiceSource):
     """Dice for checking a command without using the real dice source (faces are irrelevant)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._rng = random.Random(0)
 
     def _faces(self, n: int) -> list[int]:
@@ -46,7 +55,7 @@ class _DryDice(DiceSource):
 _DRY_DICE = _DryDice()
 
 
-def _translate(value, characters: dict, teams: dict):
+def _translate(value: Any, characters: dict[str, Any], teams: dict[str, Any]) -> Any:
     """Swap characters and teams inside ``value`` for the replica's objects with the same uid."""
     if isinstance(value, CharacterTeam):
         return teams.get(value.uid, value.uid)
@@ -59,7 +68,7 @@ def _translate(value, characters: dict, teams: dict):
     return value
 
 
-class DryRun:
+class DryRun(ContestParts):
     """Mixin of :class:`~raisus_panel.rules.contest.Contest`: :meth:`why_not`, :meth:`why_not_error`, :meth:`can`.
 
     It relies on the contest's ``COMMANDS``, its command methods (which call :meth:`_check_only`
@@ -70,7 +79,7 @@ class DryRun:
     #: True while a dry run is asking a command method; the command then checks and stops.
     _dry_run = False
 
-    def why_not(self, command: str, *args, **kwargs) -> str | None:
+    def why_not(self, command: str, *args: Any, **kwargs: Any) -> str | None:
         """Why ``command`` would be refused right now (the RuleError's message), or None if allowed.
 
         Nothing changes and no die of the real dice source is used: the rules run up to the point
@@ -103,7 +112,7 @@ class DryRun:
         error = self.why_not_error(command, *args, **kwargs)
         return None if error is None else str(error)
 
-    def why_not_error(self, command: str, *args, **kwargs) -> RuleError | None:
+    def why_not_error(self, command: str, *args: Any, **kwargs: Any) -> RuleError | None:
         """The :class:`RuleError` ``command`` would raise right now, or None if allowed.
 
         As :meth:`why_not`, but the refusal keeps its message ``key`` and ``fields``, so a view can
@@ -145,7 +154,7 @@ class DryRun:
             self._dry_run = False
         return None
 
-    def can(self, command: str, *args, **kwargs) -> bool:
+    def can(self, command: str, *args: Any, **kwargs: Any) -> bool:
         """Whether the rules allow ``command`` with these arguments right now (see :meth:`why_not`).
 
         Parameters
@@ -157,7 +166,7 @@ class DryRun:
         """
         return self.why_not(command, *args, **kwargs) is None
 
-    def _check_only(self, plan) -> None:
+    def _check_only(self, plan: Callable[[], Generator[dict[str, Any], None, None]]) -> None:
         """Run ``plan``'s checks up to its first event, then stop: nothing is applied."""
         steps = plan()
         try:
@@ -169,16 +178,23 @@ class DryRun:
                 and first["team"] == window["team"] and first["reason"] == "lost_leader":
             raise _NeedsFullRun  # the rest of the checks need the lost leader's disband applied
 
-    def _why_not_on_a_copy(self, command: str, args, kwargs) -> RuleError | None:
+    def _why_not_on_a_copy(self, command: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> RuleError | None:
         """Play the command for real on a throw-away replica with its own characters."""
         copy_ = type(self).from_events(self._events, dice=_DryDice())
-        translate = lambda value: _translate(value, copy_._objects, copy_._teams)
+
+        def translate(value: Any) -> Any:
+            return _translate(value, copy_._objects, copy_._teams)
         try:
-            getattr(copy_, command)(*translate(list(args)), **translate(dict(kwargs)))
+            method: _Command = getattr(copy_, command)
+            method(*translate(list(args)), **translate(dict(kwargs)))
         except RuleError as exc:
             return exc.with_traceback(None)
         return None
 
     def _dice(self) -> DiceSource:
         """The dice a command rolls: the contest's own, or throw-away dice while dry-running."""
-        return _DRY_DICE if self._dry_run else self.dice
+        if self._dry_run:
+            return _DRY_DICE
+        if self.dice is None:  # pragma: no cover - a contest always has dice (SeededDice by default)
+            raise ValueError("a contest without dice")
+        return self.dice

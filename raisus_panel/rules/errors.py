@@ -18,6 +18,8 @@ Examples
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class Phrase:
     """Our own words inside a refusal, translated with it: English ``text``, a catalog ``key``, ``fields``.
@@ -36,7 +38,7 @@ class Phrase:
 
     __slots__ = ("text", "key", "fields")
 
-    def __init__(self, text: str, key: str, **fields):
+    def __init__(self, text: str, key: str, **fields: Any) -> None:
         self.text = str(text)
         self.key = key
         self.fields = fields
@@ -45,7 +47,7 @@ class Phrase:
     def of(cls, exc: BaseException) -> "Phrase | str":
         """Another error's message as a field: a Phrase when it has a key, else its English text."""
         key = getattr(exc, "key", None)
-        return cls(str(exc), key, **exc.fields) if key else str(exc)
+        return cls(str(exc), key, **getattr(exc, "fields", {})) if key else str(exc)
 
     def __str__(self) -> str:
         return self.text
@@ -56,7 +58,7 @@ class Phrase:
     def __repr__(self) -> str:
         return f"Phrase({self.text!r}, {self.key!r})"
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, Phrase):
             return (self.text, self.key, self.fields) == (other.text, other.key, other.fields)
         return NotImplemented
@@ -82,7 +84,7 @@ class RuleError(ValueError):
         numbers) or a :class:`Phrase` for words of ours.
     """
 
-    def __init__(self, message: str = "", *, key: str | None = None, **fields):
+    def __init__(self, message: str = "", *, key: str | None = None, **fields: Any) -> None:
         super().__init__(message)
         self.key = key
         self.fields = fields

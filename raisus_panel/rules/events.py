@@ -88,6 +88,8 @@ hit is never more than the cliché had.
 
 from __future__ import annotations
 
+from typing import Any
+
 EVENT_VERSION = 1
 
 #: The fields every event has, whatever its type.
@@ -129,7 +131,7 @@ EVENT_TYPES = tuple(EVENT_FIELDS)
 HIT_FIELDS = frozenset({"character", "cliche", "extra", "current"})
 
 
-def make_event(kind: str, **data) -> dict:
+def make_event(kind: str, **data: Any) -> dict[str, Any]:
     """A new event of type ``kind`` with exactly its documented fields (``seq`` and ``cmd`` come later).
 
     Parameters

@@ -34,6 +34,8 @@ import threading
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import accumulate
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, cast
 
 from .errors import Phrase, RuleError
 
@@ -103,7 +105,11 @@ _DISTS_LOCK = threading.Lock()
 _TAILS: dict[int, tuple[int, ...]] = {}  # n -> ways to roll at least each total
 _ROUND_WAYS: dict[tuple[int, int], tuple[int, int, int]] = {}  # (x, y) -> (A wins, B wins, 6**(x+y))
 _ROUND_FLOATS: dict[tuple[int, int], tuple[float, float, float]] = {}  # (x, y) -> (p, q, rolls/round)
-_CONTEST_TABLES: dict[tuple, dict[tuple[int, int], tuple]] = {}  # rules key -> {(x, y): state}
+#: A DP state: exact ``(wins, losses, rounds, rolls, denominator)`` integers, or float ``(p, q, rounds, rolls)``.
+State = tuple[Any, ...]
+#: Scores (or pools) of side A and side B.
+Pair = tuple[int, int]
+_CONTEST_TABLES: dict[tuple[Any, ...], dict[Pair, State]] = {}  # rules key -> {(x, y): state}
 
 
 def clear_cache() -> None:
@@ -126,7 +132,7 @@ def clear_cache() -> None:
 
 
 def _whole(
-    value,
+    value: object,
     name: str | Phrase,
     *,
     minimum: int,
@@ -153,14 +159,14 @@ def _whole(
     return value
 
 
-def _flag(value, name: str) -> bool:
+def _flag(value: object, name: str) -> bool:
     if not isinstance(value, bool):
         raise RuleError(f"{name} must be True or False, not {value!r}.", key="error.odds.not_flag",
                         name=name, value=repr(value))
     return value
 
 
-def _exact_flag(value, name: str | Phrase = "exact") -> bool:
+def _exact_flag(value: object, name: str | Phrase = "exact") -> bool:
     if not isinstance(value, bool):
         raise RuleError(f"{name} must be True (a Fraction) or False (a float), not {value!r}.",
                         key="error.odds.not_exact_flag", name=name, value=repr(value))
@@ -170,7 +176,7 @@ def _exact_flag(value, name: str | Phrase = "exact") -> bool:
 _DICE_ROLLED = Phrase(" (dice rolled)", "term.hint_dice_rolled")
 
 
-def _pool(value, name: str | Phrase) -> int:
+def _pool(value: object, name: str | Phrase) -> int:
     return _whole(value, name, minimum=1, maximum=MAX_ODDS_DICE, hint=_DICE_ROLLED)
 
 
@@ -255,7 +261,7 @@ def _tails(n: int) -> tuple[int, ...]:
 
 def _at_least(tails: tuple[int, ...], n: int, t: int) -> int:
     if t <= n:
-        return 6**n
+        return cast(int, 6**n)  # a whole power (mypy types int ** int as Any)
     return tails[t] if t <= 6 * n else 0
 
 
@@ -384,7 +390,7 @@ def tie_chance(a: int, b: int, *, exact: bool = True) -> Fraction | float:
     return Fraction(tie, total) if exact else tie / total
 
 
-def _fill_round_floats(pairs) -> None:
+def _fill_round_floats(pairs: Iterable[Pair]) -> None:
     """Float round odds ``(p, q, rolls per decided round)`` for all pool pairs ``(x, y)``.
 
     Pairs are grouped by ``x + y`` and large sums are streamed in one pass, so a big table builds
@@ -435,7 +441,8 @@ class _Rules:
     b_revenge: bool = False
 
     @classmethod
-    def checked(cls, a_bonus, b_bonus, a_damage, b_damage, a_revenge, b_revenge) -> _Rules:
+    def checked(cls, a_bonus: object, b_bonus: object, a_damage: object, b_damage: object, a_revenge: object,
+                b_revenge: object) -> _Rules:
         bonus_hint = Phrase(" (extra dice each round, such as a team's members)", "term.hint_bonus")
         damage_hint = Phrase(" (1 per lost round, 3 when the winner used an inappropriate cliché)",
                              "term.hint_damage")
@@ -470,9 +477,9 @@ class _Rules:
         return max(0, x - self.b_damage), y
 
 
-def _choose_exact(exact, rules: _Rules, max_a: int, max_b: int) -> bool:
+def _choose_exact(exact: object, rules: _Rules, max_a: int, max_b: int) -> bool:
     if exact is not None:
-        _exact_flag(exact, Phrase("exact (or None to choose by pool size)", "term.exact_or_none"))
+        exact = _exact_flag(exact, Phrase("exact (or None to choose by pool size)", "term.exact_or_none"))
     # the first round has the largest pools: scores only fall and revenge only doubles
     pools = rules.first_pools(max_a, max_b)
     for side, pool in zip("AB", pools):
@@ -504,7 +511,7 @@ _FLOAT_LOST = (0.0, 1.0, 0.0, 0.0)
 _REDUCE_ABOVE_BITS = 2048
 
 
-def _exact_step(win: int, lose: int, total: int, after_win: tuple, after_loss: tuple) -> tuple:
+def _exact_step(win: int, lose: int, total: int, after_win: State, after_loss: State) -> State:
     """One decided round from a state, exactly: ``(win * after_win + lose * after_loss) / decided``.
 
     A decided round also adds 1 round and ``total / decided`` roll-offs.
@@ -533,7 +540,7 @@ def _exact_step(win: int, lose: int, total: int, after_win: tuple, after_loss: t
     return state
 
 
-def _float_step(p: float, q: float, rolls: float, after_win: tuple, after_loss: tuple) -> tuple:
+def _float_step(p: float, q: float, rolls: float, after_win: State, after_loss: State) -> State:
     # Only sums of products of non-negative numbers: tiny results keep their relative accuracy.
     return (
         p * after_win[0] + q * after_loss[0],
@@ -543,7 +550,12 @@ def _float_step(p: float, q: float, rolls: float, after_win: tuple, after_loss: 
     )
 
 
-def _round_odds(pools, exact: bool) -> dict:
+#: The states of a decided contest and the step of one round: exactly, or in floats.
+_STEPS: dict[bool, tuple[State, State, Callable[..., State]]] = {
+    True: (_EXACT_WON, _EXACT_LOST, _exact_step), False: (_FLOAT_WON, _FLOAT_LOST, _float_step)}
+
+
+def _round_odds(pools: Iterable[Pair], exact: bool) -> Mapping[Pair, tuple[Any, ...]]:
     """Round odds for the given pool pairs: exact ways or float ``(p, q, rolls per round)``."""
     if exact:
         return {pair: _round_ways(*pair) for pair in pools}
@@ -551,7 +563,7 @@ def _round_odds(pools, exact: bool) -> dict:
     return _ROUND_FLOATS
 
 
-def _table(max_a: int, max_b: int, rules: _Rules, exact: bool) -> dict:
+def _table(max_a: int, max_b: int, rules: _Rules, exact: bool) -> dict[Pair, State]:
     """The memoised DP table: the state at every score pair ``x <= max_a``, ``y <= max_b``.
 
     Revenge is not part of it (it only changes the first round; see :func:`_solve`).
@@ -563,10 +575,7 @@ def _table(max_a: int, max_b: int, rules: _Rules, exact: bool) -> dict:
     odds = _round_odds(
         {rules.pools(x, y) for x in range(1, max_a + 1) for y in range(1, max_b + 1)}, exact
     )
-    if exact:
-        won, lost, step = _EXACT_WON, _EXACT_LOST, _exact_step
-    else:
-        won, lost, step = _FLOAT_WON, _FLOAT_LOST, _float_step
+    won, lost, step = _STEPS[exact]
     # the hot loop: rules.pools/after_win/after_loss spelled out on locals
     a_bonus, b_bonus, a_damage, b_damage = rules.a_bonus, rules.b_bonus, rules.a_damage, rules.b_damage
     for x in range(max_a + 1):
@@ -587,13 +596,13 @@ def _table(max_a: int, max_b: int, rules: _Rules, exact: bool) -> dict:
     return table
 
 
-def _solve(starts: list[tuple[int, int]], rules: _Rules, exact: bool) -> dict:
+def _solve(starts: list[Pair], rules: _Rules, exact: bool) -> dict[Pair, State]:
     """DP states for the given starting scores, each ``>= 1``, with a revenge first round applied."""
     table = _table(max(a for a, _ in starts), max(b for _, b in starts), rules, exact)
     if not rules.revenge:
         return {start: table[start] for start in starts}
     odds = _round_odds({rules.first_pools(*start) for start in starts}, exact)
-    step = _exact_step if exact else _float_step
+    step = _STEPS[exact][2]
     return {
         start: step(
             *odds[rules.first_pools(*start)], table[rules.after_win(*start)], table[rules.after_loss(*start)]
@@ -602,7 +611,7 @@ def _solve(starts: list[tuple[int, int]], rules: _Rules, exact: bool) -> dict:
     }
 
 
-def _odds_from(state: tuple, exact: bool) -> ContestOdds:
+def _odds_from(state: tuple[Any, ...], exact: bool) -> ContestOdds:
     if exact:
         win, lose, rounds, rolls, den = state
         return ContestOdds(

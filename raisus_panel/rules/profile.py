@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import param
 
 SUITABILITY_STEPS = ("suitable", "unsuitable", "very unsuitable")
@@ -25,7 +27,7 @@ class RulesProfile(param.Parameterized):
     very_unsuitable_step = param.Integer(default=10, doc="""
         How much a very unsuitable cliché raises an action check's target number.""")
 
-    inappropriate_damage = param.Selector(default="always", objects=["always", "vs_appropriate"], doc="""
+    inappropriate_damage: param.Selector[str] = param.Selector(default="always", objects=["always", "vs_appropriate"], doc="""
         When a round won with an approved inappropriate cliché deals 3 instead of 1: "always"
         (seed reading, whatever the loser used) or "vs_appropriate" (only against an appropriate
         cliché, as in the English originals).""")
@@ -33,12 +35,12 @@ class RulesProfile(param.Parameterized):
     single_roll_damage = param.Boolean(default=False, doc="""
         Whether the loser of a single-roll contest loses points as in a contest round.""")
 
-    team_dice = param.Selector(default="member_dice", objects=["member_dice", "member_sixes"], doc="""
+    team_dice: param.Selector[str] = param.Selector(default="member_dice", objects=["member_dice", "member_sixes"], doc="""
         How a character team rolls: "member_dice" (the leader rolls, +1 die per other active
         appropriate member) or "member_sixes" (every member rolls its own dice and only their sixes
         add to the leader's total, as in the originals).""")
 
-    team_loss = param.Selector(default="leader", objects=["leader", "leader_assigns", "roll_off"], doc="""
+    team_loss: param.Selector[str] = param.Selector(default="leader", objects=["leader", "leader_assigns", "roll_off"], doc="""
         Who takes a lost round's damage when nobody volunteers: "leader" (seed), "leader_assigns"
         (the leader may hand the hit to another active member) or "roll_off" (each active member rolls
         one die and the lowest takes it).""")
@@ -50,7 +52,7 @@ class RulesProfile(param.Parameterized):
         What every member's team cliché loses when a team disbands, also on a lost leader
         (1 by the rules, 0 as a house rule).""")
 
-    tickets = param.Selector(default="temporary", objects=["temporary", "brevet"], doc="""
+    tickets: param.Selector[str] = param.Selector(default="temporary", objects=["temporary", "brevet"], doc="""
         What tickets give: "temporary" (everyone gets a temporary cliché rated 2) or "brevet"
         (a participant with a fitting cliché gets +2 temporary dice on it instead).""")
 
@@ -62,12 +64,15 @@ class RulesProfile(param.Parameterized):
         return {"suitable": 0, "unsuitable": self.unsuitable_step,
                 "very unsuitable": self.very_unsuitable_step}[suitability]
 
-    def to_dict(self) -> dict:
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)  # type: ignore[no-untyped-call]  # Parameterized.__init__ takes **params untyped
+
+    def to_dict(self) -> dict[str, Any]:
         """The options as a JSON-ready mapping."""
         return {k: v for k, v in self.param.values().items() if k != "name"}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "RulesProfile":
+    def from_dict(cls, data: object) -> "RulesProfile":
         """A profile from :meth:`to_dict` output (unknown keys are refused)."""
         from .errors import RuleError
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .character import Character
 from .errors import RuleError
 
 
-def recovery_gains(char: Character, cliche: str | None = None, amount: int | None = None) -> list[dict]:
+def recovery_gains(char: Character, cliche: str | None = None, amount: int | None = None) -> list[dict[str, Any]]:
     """What recovering ``char`` restores: ``[{"character", "cliche", "amount"}]``, one per cliché that gains.
 
     Parameters

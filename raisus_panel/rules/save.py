@@ -9,22 +9,27 @@ loading: ``tests/rules/saves`` holds some, and a test loads them.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING, Any
 
+from .contest_parts import ContestParts
 from .dice import DiceSource
 from .errors import SaveFileError
 from .events import EVENT_TYPES, EVENT_VERSION
+
+if TYPE_CHECKING:
+    from .contest import Contest
 
 SAVE_FORMAT = "raisus_panel/contest"
 SAVE_VERSION = 1
 
 
-def dumps_save(events: list[dict]) -> str:
+def dumps_save(events: list[dict[str, Any]]) -> str:
     """The save-file text for a contest's events."""
     return json.dumps({"format": SAVE_FORMAT, "version": SAVE_VERSION, "events": events},
                       ensure_ascii=False, indent=1)
 
 
-def loads_save(text: str | bytes) -> list[dict]:
+def loads_save(text: str | bytes) -> list[dict[str, Any]]:
     """The events of a save file, after checking it is one of ours; SaveFileError otherwise."""
     try:
         data = json.loads(text)
@@ -51,14 +56,14 @@ def loads_save(text: str | bytes) -> list[dict]:
     return events
 
 
-class ContestSave:
+class ContestSave(ContestParts):
     """Mixin of :class:`~raisus_panel.rules.contest.Contest`: saving to and loading from a save file.
 
     It relies on the contest's event log (``_events``) and on ``from_events`` to replay a loaded log.
     """
 
     @classmethod
-    def from_json(cls, text: str | bytes, *, dice: DiceSource | None = None):
+    def from_json(cls, text: str | bytes, *, dice: DiceSource | None = None) -> Contest:
         """Load a contest saved with :meth:`to_json`.
 
         Parameters

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import param
 
@@ -12,7 +13,7 @@ from .errors import Phrase, RuleError
 from .validation import clean_name
 
 
-def _member_spec(item) -> tuple[Character, str, bool]:
+def _member_spec(item: object) -> tuple[Character, str, bool]:
     """``knight``, ``(knight, "Knight")`` or ``(knight, "Knight", False)`` -> (character, cliché, appropriate)."""
     if isinstance(item, Character):
         usable = [c for c in item.cliches if c.pool > 0]
@@ -76,8 +77,8 @@ class CharacterTeam(param.Parameterized):
     approved = param.Boolean(default=False, doc="""
         The GM's approval, needed only when every member uses an inappropriate cliché.""")
 
-    def __init__(self, members: Iterable = (), leader: Character | None = None, *, name: str | None = None,
-                 **params):
+    def __init__(self, members: Iterable[Any] = (), leader: Character | None = None, *, name: str | None = None,
+                 **params: Any) -> None:
         if isinstance(members, (str, bytes)) or not isinstance(members, Iterable):
             raise RuleError(f"Give a team's members as a list of characters, not {members!r}.",
                             key="error.team.members_type", value=repr(members))
@@ -116,7 +117,7 @@ class CharacterTeam(param.Parameterized):
                             name=leader.name, score=best, names=names)
         params.setdefault("uid", new_uid())
         name = clean_name(name, Phrase("team name", "term.team_name")) if name else "+".join(c.name for c in chars)
-        super().__init__(name=name, members=chars, member_cliches=cliches,
+        super().__init__(name=name, members=chars, member_cliches=cliches,  # type: ignore[no-untyped-call]  # Parameterized.__init__ takes **params untyped
                          appropriate={c.uid: a for c, _, a in specs}, leader=leader, **params)
         # The cliché object each member brought, last seen on the member. A ticket's temporary
         # cliché leaves the character when its contest ends; the team still has to say what it
@@ -176,11 +177,19 @@ class CharacterTeam(param.Parameterized):
         """A team counts as inappropriate only if every member uses an inappropriate cliché."""
         return not any(self.appropriate.values())
 
+    @property
+    def lead(self) -> Character:
+        """The leader, which every team has once made (``leader`` is None only as the bare parameter)."""
+        leader = self.leader
+        if leader is None:  # pragma: no cover - __init__ always names one
+            raise ValueError("a team without a leader")
+        return leader
+
     # -- dice -----------------------------------------------------------------------------------
     @property
     def leader_dice(self) -> int:
         """The leader's dice: its current score (plus extra dice), doubled by an armed revenge bonus."""
-        dice = self.cliche_of(self.leader).pool
+        dice = self.cliche_of(self.lead).pool
         return dice * 2 if self.revenge else dice
 
     @property
@@ -190,17 +199,17 @@ class CharacterTeam(param.Parameterized):
 
     def pool_text(self) -> str:
         """``"Knight 4 + Viking + Squire = 6"`` (the unit is left to the caller, for translation)."""
-        lead = f"{self.leader.name} {self.cliche_of(self.leader).pool}"
+        lead = f"{self.lead.name} {self.cliche_of(self.lead).pool}"
         if self.revenge:
             lead = f"2×({lead})"
         return " + ".join([lead, *(m.name for m in self.helpers)]) + f" = {self.pool}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The team as a JSON-ready mapping (members by uid)."""
-        return {"uid": self.uid, "name": self.name, "leader": self.leader.uid,
+        return {"uid": self.uid, "name": self.name, "leader": self.lead.uid,
                 "members": [{"character": m.uid, "cliche": self.member_cliches[m.uid],
                              "appropriate": self.appropriate[m.uid]} for m in self.members],
                 "revenge": self.revenge, "dropped": list(self.dropped), "approved": self.approved}
 
     def __repr__(self) -> str:
-        return f"CharacterTeam({self.name!r}, leader={self.leader.name!r}, pool={self.pool})"
+        return f"CharacterTeam({self.name!r}, leader={self.lead.name!r}, pool={self.pool})"

@@ -50,7 +50,7 @@ def _breaks_line(text: str) -> bool:
     return any(unicodedata.category(ch) in ("Zl", "Zp") for ch in text)
 
 
-def clean_name(value, what: str | Phrase = NAME) -> str:
+def clean_name(value: object, what: str | Phrase = NAME) -> str:
     """Return ``value`` as a trimmed one-line name, or raise RuleError.
 
     ``what`` names the field in the message, best as a :class:`~.errors.Phrase` (``"contest name"``)
@@ -74,7 +74,7 @@ def clean_name(value, what: str | Phrase = NAME) -> str:
     return name
 
 
-def clean_text(value, what: str | Phrase = TEXT, *, required: bool = False) -> str:
+def clean_text(value: object, what: str | Phrase = TEXT, *, required: bool = False) -> str:
     """Return ``value`` as trimmed free text (several lines allowed), or raise RuleError."""
     if value is None:
         value = ""
@@ -93,7 +93,7 @@ def clean_text(value, what: str | Phrase = TEXT, *, required: bool = False) -> s
     return text
 
 
-def whole_number(value, what: str | Phrase, *, low: int, high: int) -> int:
+def whole_number(value: object, what: str | Phrase, *, low: int, high: int) -> int:
     """Return ``value`` if it is a whole number in ``[low, high]``, or raise RuleError."""
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, float) and value.is_integer():

@@ -34,6 +34,7 @@ import hmac
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from .commitment import SCHEME, SEED_BYTES, commitment_of, roll_faces, rolls_of
 from .errors import SaveFileError
@@ -88,7 +89,7 @@ class RollProblem:
     seq: int | None = None
     expected: object = None
     found: object = None
-    detail: dict = field(default_factory=dict)
+    detail: dict[str, Any] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
@@ -96,7 +97,7 @@ class RollProblem:
         return f"verify.problem.{self.reason}"
 
     @property
-    def fields(self) -> dict:
+    def fields(self) -> dict[str, Any]:
         """The values :attr:`message` is made of."""
         return {"roll": self.roll, "die": self.die, "seq": self.seq, "expected": self.expected,
                 "found": self.found, **self.detail}
@@ -141,8 +142,8 @@ class DiceCheck:
     status: str
     rolls: int = 0
     dice: int = 0
-    commitments: tuple = ()
-    unused: tuple = ()
+    commitments: tuple[Any, ...] = ()
+    unused: tuple[Any, ...] = ()
     problem: RollProblem | None = None
     private: bool = False
 
@@ -158,7 +159,7 @@ class DiceCheck:
         return f"verify.status.{suffix}"
 
     @property
-    def fields(self) -> dict:
+    def fields(self) -> dict[str, Any]:
         """The values :attr:`message` is made of."""
         return {"rolls": self.rolls, "dice": self.dice,
                 "problem": self.problem.message if self.problem else "",
@@ -181,19 +182,19 @@ class DiceCheck:
 
 
 class _Session:
-    def __init__(self, event: Mapping):
+    def __init__(self, event: Mapping[str, Any]) -> None:
         self.commitment = str(event["commitment"])
         self.scope = str(event["scope"])
         self.first_roll = int(event["first_roll"])
         self.client_seeds = {str(k): str(v) for k, v in dict(event["client_seeds"]).items()}
-        self.rolls: list[tuple[int, list, int]] = []
+        self.rolls: list[tuple[int, list[Any], int | None]] = []
         self.seed: bytes | None = None
 
 
 class _Walk:
     """Reads one counter's events in log order, then recomputes every face."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.sessions: dict[str, _Session] = {}
         self.current: _Session | None = None
         self.last_roll = 0
@@ -202,10 +203,10 @@ class _Walk:
         self.revealed_up_to = 0
         self.problems: list[RollProblem] = []
 
-    def fail(self, kind: str, reason: str, **info) -> None:
+    def fail(self, kind: str, reason: str, **info: Any) -> None:
         self.problems.append(RollProblem(kind, reason, **info))
 
-    def commit(self, event: Mapping, seq) -> None:
+    def commit(self, event: Mapping[str, Any], seq: int | None) -> None:
         if event.get("scheme") != SCHEME:
             return self.fail("scheme", "scheme", seq=seq, found=event.get("scheme"))
         session = self.sessions.get(event["commitment"])
@@ -215,14 +216,14 @@ class _Walk:
                 self.fail("order", "order", roll=session.first_roll, seq=seq, detail={"after": self.last_roll})
         self.current = session
 
-    def client_seed(self, who, seed, seq) -> None:
+    def client_seed(self, who: str, seed: str, seq: int | None) -> None:
         if self.current is None:
             return self.fail("order", "before_commitment", seq=seq, roll=None)
         if self.current.rolls:
             return self.fail("order", "seed_after_roll", seq=seq, roll=self.current.rolls[-1][0])
         self.current.client_seeds[str(who)] = str(seed)
 
-    def draw(self, first, rolls: list[list], seq) -> None:
+    def draw(self, first: int | None, rolls: list[list[Any]], seq: int | None) -> None:
         if first is None:
             if self.current is not None:
                 self.fail("order", "unnumbered", seq=seq)
@@ -239,7 +240,7 @@ class _Walk:
             self.seen.add(number)
             self.last_roll = number
 
-    def reveal(self, event: Mapping, seq) -> None:
+    def reveal(self, event: Mapping[str, Any], seq: int | None) -> None:
         session = self.sessions.get(event["commitment"])
         if session is None:  # a commitment this log does not hold (taken back): nothing to check
             return
@@ -275,7 +276,7 @@ class _Walk:
                     break
         commitments = tuple({"commitment": s.commitment, "first_roll": s.first_roll,
                              "seed": s.seed.hex() if s.seed is not None else None} for s in self.sessions.values())
-        unused = ()
+        unused: tuple[int, ...] = ()
         if self.seen:
             last = max(self.last_roll, self.revealed_up_to)
             unused = tuple(n for n in range(min(s.first_roll for s in self.sessions.values()), last + 1)
@@ -297,7 +298,7 @@ class _Walk:
         return DiceCheck(kind, scope, name, "verified", rolls, dice, commitments, unused, None, private)
 
 
-def _contest_rolls(walk: _Walk, event: Mapping, seq) -> None:
+def _contest_rolls(walk: _Walk, event: Mapping[str, Any], seq: int | None) -> None:
     """A round's rolls, after checking each pool and total against its faces."""
     for attempt in event["attempts"]:
         for roll in attempt:
@@ -311,7 +312,7 @@ def _contest_rolls(walk: _Walk, event: Mapping, seq) -> None:
     walk.draw(event.get("draw"), rolls_of(event), seq)
 
 
-def _walk_contest(events: Iterable[Mapping], walk: _Walk) -> None:
+def _walk_contest(events: Iterable[Mapping[str, Any]], walk: _Walk) -> None:
     for i, event in enumerate(events, 1):
         seq = event.get("seq", i) if isinstance(event, Mapping) else i
         try:
@@ -328,7 +329,7 @@ def _walk_contest(events: Iterable[Mapping], walk: _Walk) -> None:
             walk.fail("damaged", "damaged", seq=seq)
 
 
-def verify_contest(events: Iterable[Mapping], *, name: str | None = None) -> DiceCheck:
+def verify_contest(events: Iterable[Mapping[str, Any]], *, name: str | None = None) -> DiceCheck:
     """Verify one contest's dice from its events (its log, as ``Contest.events`` or a save has it).
 
     Parameters
@@ -345,7 +346,7 @@ def verify_contest(events: Iterable[Mapping], *, name: str | None = None) -> Dic
     return walk.result("contest", str(start.get("contest", "")), str(name or start.get("name", "")))
 
 
-def verify_room_events(events: Iterable[Mapping]) -> list[DiceCheck]:
+def verify_room_events(events: Iterable[Mapping[str, Any]]) -> list[DiceCheck]:
     """Verify every contest and every checks session of a room's log (as an export holds it).
 
     Every event counts, those undo took back too: their dice were drawn all the same. So, unlike a
@@ -354,7 +355,7 @@ def verify_room_events(events: Iterable[Mapping]) -> list[DiceCheck]:
     """
     events = [e for e in events if isinstance(e, Mapping)]
     undone = {e.get("undone_cmd_id") for e in events if e.get("type") == "undone"}
-    contests: dict[str, list] = {}
+    contests: dict[str, list[Any]] = {}
     names: dict[str, str] = {}
     gone: set[str] = set()
     checks: dict[str, _Walk] = {}
@@ -391,7 +392,7 @@ def verify_room_events(events: Iterable[Mapping]) -> list[DiceCheck]:
     return results
 
 
-def _parsed(source):
+def _parsed(source: object) -> object:
     if isinstance(source, (bytes, bytearray)):
         try:
             source = bytes(source).decode("utf-8")
@@ -407,7 +408,7 @@ def _parsed(source):
     return source
 
 
-def verify(source) -> list[DiceCheck]:
+def verify(source: object) -> list[DiceCheck]:
     """Verify the dice of a game: one :class:`DiceCheck` per contest (and per room checks session).
 
     Parameters
@@ -436,7 +437,7 @@ def verify(source) -> list[DiceCheck]:
     ['verified']
     """
     if not hasattr(source, "export_json") and hasattr(getattr(source, "room", None), "export_json"):
-        source = source.room  # a room's session, or a table's actions
+        source = getattr(source, "room")  # a room's session, or a table's actions
     if hasattr(source, "export_json"):
         source = source.export_json()
     if hasattr(source, "events") and hasattr(source, "uid"):

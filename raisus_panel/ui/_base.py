@@ -62,9 +62,6 @@ def percent(p) -> str:
     return f"{100 * p:.1f}%"
 
 
-# Panel 1.8 renamed button_type/button_style to color/variant; support both.
-_NEW_STYLE = "color" in pn.widgets.Button.param
-
 #: The ring around what has the keyboard's focus: dark blue, solid and 2px wide, so it stands out
 #: (at least 3:1) on white, on light grey and beside every button colour.
 FOCUS_RING = "outline: 2px solid #0550ae;"
@@ -118,15 +115,11 @@ WRAP_GROUP_CSS = """
 
 
 def style(kind: str = "default", outline: bool = False) -> dict:
-    """Keyword arguments that colour a button (or button group) on any Panel 1.x, and make it look
-    disabled when it is.
+    """Keyword arguments that colour a button (or button group) and make it look disabled when it is.
 
     Solid is for the main action of a form; other actions are outlined (``outline=True``).
     """
-    if _NEW_STYLE:
-        colour = {"color": kind, "variant": "outline" if outline else "solid"}
-    else:
-        colour = {"button_type": kind, "button_style": "outline" if outline else "solid"}
+    colour = {"color": kind, "variant": "outline" if outline else "solid"}
     return {**colour, "stylesheets": [DISABLED_CSS]}
 
 

@@ -14,7 +14,7 @@ plain Python and plays them there. Either way, a refused command raises
 components catch it and show it in their language (:func:`raisus_panel.i18n.translate`: the
 refusal's catalog key and fields).
 
-The commands and their arguments are the room's (:data:`raisus_panel.room.commands.ARGUMENTS`);
+The commands and their arguments are the room's (:data:`raisus_panel.room.COMMANDS`, each declared once);
 ``end`` is ``end_contest``, and ``save_character(data=Character.to_dict())`` creates a character or
 updates the one with that uid.
 """
