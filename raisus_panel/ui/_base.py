@@ -308,6 +308,10 @@ class ComponentBase(pn.viewable.Viewer):
         self._disposed = False
         self._shown = True
         self._behind = False  # a refresh was skipped while hidden
+        # the room's seq this component last drew, and the seq the first change delivered since then
+        # started from: a change that starts later than what was drawn means one never arrived
+        self._drawn_seq: int | None = None
+        self._from_seq: int | None = None
         # served: remember our own document, so changes made from another session or thread are
         # applied on it, and clean up when the tab closes
         self._doc = pn.state.curdoc
@@ -420,7 +424,8 @@ class ComponentBase(pn.viewable.Viewer):
         self._refresh_now()
 
     def _wire_actions(self) -> None:
-        self._watch(self.actions, self._on_actions_state, "contest", "characters", "checks", "seq", "role")
+        self._watch(self.actions, self._on_actions_state, "contest", "characters", "checks", "seq", "role",
+                    "missed")
         self._wire_contest()
 
     def _wire_contest(self) -> None:
@@ -438,6 +443,12 @@ class ComponentBase(pn.viewable.Viewer):
         # Called wherever the command was given (another page's callback, a room thread): the
         # rewiring and its ``_on_contest_changed`` hook may touch this page's views, so they run in
         # its batch too (before the refresh they lead to).
+        for e in events:
+            if e.name == "seq" and (self._from_seq is None or e.old < self._from_seq):
+                self._from_seq = e.old
+        if any(e.name == "missed" for e in events):  # the page's adapter missed a change of the room
+            self._schedule(self._redraw, rebuild=True)
+            return
         # a new contest (or none) makes and drops the models of its cards and charts
         rebuild = any(e.name == "contest" for e in events)
         if rebuild:
@@ -458,9 +469,30 @@ class ComponentBase(pn.viewable.Viewer):
         if not self._shown:
             self._behind = True
             return
+        # what this refresh starts from: the first change delivered since the last one drew, else
+        # the state the adapter holds (a contest's own change arrives before the room's seq moves)
+        start = self.actions.seq if self._from_seq is None else self._from_seq
+        missed = self._drawn_seq is not None and start > self._drawn_seq
         self._behind = False
+        self._from_seq = None
+        seq = self.actions.seq
+        if missed:  # a change never reached this view (or its refresh failed): all of it again
+            self._forget()
         self._refresh()
+        self._drawn_seq = seq  # only once drawn: a refresh that raised leaves the next one a gap
         self._version += 1
+
+    def _redraw(self) -> None:
+        """Draw everything from the room's whole state again, in new widgets where the component keeps
+        any (:meth:`_forget`): what the browser shows is then the room's, whatever it showed before."""
+        self._forget()
+        self._refresh_now()
+
+    def _forget(self) -> None:
+        """Drop what a refresh reuses (cards, rows of buttons), so the next refresh makes them anew.
+
+        Called when a change never reached this view (or its refresh failed).
+        """
 
     def set_shown(self, shown: bool) -> None:
         """Tell the component whether it is on screen (e.g. in the active tab of a page).
@@ -565,7 +597,15 @@ class ComponentBase(pn.viewable.Viewer):
             result = self.actions.act(command, **args)
         except RuleError as exc:  # the room's PermissionDenied is one
             self._show_error(exc)
+            # The controls the person just changed (a picker, a box) show what they asked for, which
+            # the room does not hold: set from the room's state in the page's next batch, so that the
+            # widget's value differs from the room's when it is set, and the change goes to the browser.
+            self._schedule(self._refresh_now)
             return None
+        except Exception:
+            self._schedule(self._refresh_now)
+            raise
+        # accepted: the room's change redraws every page, this one included
         self._clear_error()
         return result
 

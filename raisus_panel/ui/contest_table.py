@@ -334,9 +334,8 @@ class ContestTable(ComponentBase):
         cliche = card["cliche"].value
         if not cliche:
             return
-        if self._run("choose", unit=uid, cliche=cliche,
-                     appropriate=not card["inappropriate"].value) is None:
-            self._refresh_now()  # refused: show the model's state again
+        # refused, the picker is set from the room's state again (``_run``)
+        self._run("choose", unit=uid, cliche=cliche, appropriate=not card["inappropriate"].value)
 
     def _sync_card(self, contest, u, color: str) -> pn.viewable.Viewable:
         t = self._t
@@ -395,6 +394,10 @@ class ContestTable(ComponentBase):
         return card["view"]
 
     # -- refresh ----------------------------------------------------------------------------------
+    def _forget(self) -> None:
+        # new cards and fate rows: their pickers and boxes show the room's state, whatever the old ones showed
+        self._cards, self._fate_rows = {}, {}
+
     def _refresh(self) -> None:
         self._refreshing = True  # the pickers' syncs below offer the buttons once, at the end
         try:
