@@ -566,8 +566,8 @@ class ComponentBase(pn.viewable.Viewer):
     def _why_line(self, button) -> HTML:
         """A short line of text to put under ``button``: why it is greyed, on the page itself.
 
-        A tooltip needs a pointer to rest on the button; on a phone it sticks after a tap, runs off
-        the edge and covers the next control. :meth:`_offer` and :meth:`_withhold` keep this line's
+        A title shows only while a pointer rests on the button, and a phone has none.
+        :meth:`_offer` and :meth:`_withhold` keep this line's
         text (hidden while the button can be pressed).
         """
         lines = self.__dict__.setdefault("_why_lines", {})

@@ -48,8 +48,9 @@ class ContestTable(ComponentBase):
     buttons, each enabled when the room lets them.) The GM's table has them on every card.
     Every click is a command through ``actions``; a refusal is shown (in the table's language) and
     changes nothing. Buttons are enabled only when ``actions.why_not_error`` says the command would be
-    accepted (a dry run of the rules' own command); a disabled button tells why on hover. With no
-    contest (or after one), a setup form starts a new one from the table's characters.
+    accepted (a dry run of the rules' own command); a disabled button says why in its title, and the
+    Roll and Start buttons in a line of text under them. With no contest (or after one), a setup form
+    starts a new one from the table's characters.
 
     Parameters
     ----------
