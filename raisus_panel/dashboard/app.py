@@ -5,19 +5,22 @@ from __future__ import annotations
 import logging
 
 import panel as pn
+from bokeh.core.properties import String
+from bokeh.model import DataModel
+from bokeh.models import CustomJS
 
 from raisus_panel import i18n
 from raisus_panel.i18n import t
 from raisus_panel.room import PermissionDenied, Role, RoomRegistry, get_registry
 from raisus_panel.rules import RuleError
-from raisus_panel.ui.kit import ComponentBase, esc
+from raisus_panel.ui.kit import ComponentBase, esc, schedule, served
 
 from . import redact
 from .join import JoinPage
 from .keyboard import keyboard_tabs
 from .language import page_language
 from .lobby import Lobby
-from .reconnect import LANG_CLASS, lang_class, watch_connection
+from .reconnect import lang_class, watch_connection
 from .room_page import RoomPage
 from .settings import limits, query_param, store_url
 from .wire import lean_serialisation, send_utf8, short_errors
@@ -98,11 +101,32 @@ def declare_viewport(doc) -> None:
         doc.template = PAGE_TEMPLATE
 
 
-#: Keeps ``<html lang>`` on the page's language when a room page switches it (its root's class changes).
-_FOLLOW_LANG = f"""
-for (const cls of cb_obj.css_classes)
-  if (cls.startsWith({LANG_CLASS!r})) document.documentElement.lang = cls.slice({len(LANG_CLASS)});
-"""
+class PageLang(DataModel):
+    """The language a served page shows, for the browser to keep ``<html lang>`` on it.
+
+    A model of its own, a root of the page's document, not a Panel ``jscallback`` on the page's
+    layout: a layout with a JS link makes Panel walk every Bokeh model of the page whenever a pane
+    there is redrawn, to look for links -- on a GM's page, for each chart of a newly started contest.
+    """
+
+    lang = String(default="", help="The page's language, e.g. ``ko``.")
+
+
+#: Keeps ``<html lang>`` on the page's language when a room page switches it.
+_FOLLOW_LANG = "if (cb_obj.lang) document.documentElement.lang = cb_obj.lang;"
+
+
+def follow_lang(doc, page: ComponentBase) -> None:
+    """Keep ``<html lang>`` of ``doc``'s page on ``page``'s language when it switches."""
+    if not served(doc):
+        return
+    shown = PageLang(lang=page.language)
+    shown.js_on_change("lang", CustomJS(code=_FOLLOW_LANG))
+    doc.add_root(shown)
+
+    def show() -> None:  # in the page's update batch: a raw Bokeh model changes only on its own document
+        shown.lang = page.language
+    page.param.watch(lambda e: schedule(doc, page, show), "lang")
 
 
 def serve_panel_css_locally(doc) -> None:
@@ -141,7 +165,7 @@ def create_app(registry: RoomRegistry | None = None):
                      css_classes=[lang_class(lang)])
     if isinstance(page, ComponentBase):  # the banner of a lost connection speaks the page's language
         page.param.watch(lambda e: setattr(root, "css_classes", [lang_class(page.language)]), "lang")
-        root.jscallback(css_classes=_FOLLOW_LANG)  # and so does <html lang>
+        follow_lang(pn.state.curdoc, page)  # and so does <html lang>
     if pn.state.curdoc is not None:
         pn.state.curdoc.template_variables["raisus_lang"] = lang
     watch_connection(pn.state.curdoc, lang)

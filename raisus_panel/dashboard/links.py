@@ -14,7 +14,7 @@ import panel as pn
 import param
 
 from raisus_panel.room.registry import LinkSession, RoomLinks
-from raisus_panel.ui.kit import ComponentBase, HTML, esc, md_esc, style
+from raisus_panel.ui.kit import HTML, Button, ComponentBase, esc, md_esc, style
 
 from .link_card import LinkCard
 from .settings import app_base_url
@@ -222,9 +222,9 @@ class LinkManager(ComponentBase):
             row = self._rows.get(player_id)
             if row is None:
                 label = HTML(width=220)
-                revoke = pn.widgets.Button(**style("danger", outline=True), css_classes=["raisus-revoke"])
+                revoke = Button(**style("danger", outline=True), css_classes=["raisus-revoke"])
                 revoke.on_click(lambda e, pid=player_id: self._do_revoke(pid))
-                personal = pn.widgets.Button(**style("light", outline=True), css_classes=["raisus-personal"])
+                personal = Button(**style("light", outline=True), css_classes=["raisus-personal"])
                 personal.on_click(lambda e, pid=player_id: self._do_personal(pid))
                 row = self._rows[player_id] = (label, revoke, personal,
                                                pn.FlexBox(label, revoke, personal, flex_wrap="wrap",

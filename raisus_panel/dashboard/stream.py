@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import panel as pn
 
-from raisus_panel.ui.kit import style
+from raisus_panel.ui.kit import ScriptButton, style
 
 __all__ = ["OPEN_STREAM", "STREAM_CSS", "stream_button"]
 
@@ -27,6 +27,4 @@ STREAM_CSS = """
 
 def stream_button() -> pn.widgets.Button:
     """A button that opens the stream view of this page; its label is set in the page's language."""
-    button = pn.widgets.Button(css_classes=["raisus-stream-open"], **style("light", outline=True))
-    button.js_on_click(code=OPEN_STREAM)
-    return button
+    return ScriptButton(css_classes=["raisus-stream-open"], **style("light", outline=True), script=OPEN_STREAM)

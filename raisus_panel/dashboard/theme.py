@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import panel as pn
 
-from raisus_panel.ui.kit import style
+from raisus_panel.ui.kit import ScriptButton, style
 
 __all__ = ["SWITCH_THEME", "is_dark", "theme_label", "theme_switch"]
 
@@ -29,9 +29,8 @@ def is_dark() -> bool:
 
 def theme_switch() -> pn.widgets.Button:
     """A button that shows this page in the other theme; label it with :func:`theme_label`."""
-    button = pn.widgets.Button(width=110, css_classes=["raisus-theme-switch"], **style("light", outline=True))
-    button.js_on_click(args={"to": "default" if is_dark() else "dark"}, code=SWITCH_THEME)
-    return button
+    return ScriptButton(width=110, css_classes=["raisus-theme-switch"], **style("light", outline=True),
+                        script=SWITCH_THEME, script_args={"to": "default" if is_dark() else "dark"})
 
 
 def theme_label(t) -> str:

@@ -15,7 +15,7 @@ import weakref
 
 import panel as pn
 import param
-from bokeh.models import Tooltip
+from bokeh.models import CustomJS
 from panel.layout.base import ListLike
 from panel.viewable import Layoutable
 
@@ -94,10 +94,6 @@ CARD_CSS = f".card-header:focus-visible {{ {FOCUS_RING} outline-offset: -2px; }}
 #: A tab header reached with the keyboard: Bokeh draws it with a 1px light-grey dotted outline
 #: only. For every ``pn.Tabs``'s ``stylesheets``.
 TABS_CSS = f":host .bk-tab:focus-visible {{ {FOCUS_RING} outline-offset: -2px; }}"
-
-
-#: A tooltip wraps long reasons (Panel's own tooltips do the same).
-_TOOLTIP_CSS = ":host { white-space: initial; max-width: 300px; }"
 
 
 #: A button group (``pn.widgets.RadioButtonGroup``) whose buttons wrap onto more lines: Bokeh keeps them
@@ -197,12 +193,55 @@ small { font-size: 0.9em; line-height: 1.3; overflow-wrap: anywhere; }
 """
 
 
+class Button(pn.widgets.Button):
+    """A button whose ``title`` (why it is greyed, or what it does) is an attribute of its element.
+
+    Not a hover tooltip model (a button's ``description``): the browser shows a title by itself and
+    it travels as a plain property. A tooltip model did not: BokehJS sends every model it received
+    from the server back whole with its next change, and a hovered or tapped tooltip syncs its
+    ``visible`` -- the server logged ``reference already known`` for each, and a tapped tooltip
+    stuck on a phone, over the next control (issue 21). The reason for a greyed button is also
+    said as text beside it where it matters (``ComponentBase._why_line``).
+    """
+
+    title = param.String(default=None, allow_None=True, doc="""
+        The button's title: the browser shows it when the pointer rests on the button. Plain text.""")
+
+    _rename = {**pn.widgets.Button._rename, "title": None}
+
+    def _process_param_change(self, params):
+        title = params.pop("title", Ellipsis)
+        props = super()._process_param_change(params)
+        if title is not Ellipsis:  # Bokeh's ``html_attributes`` of the button's element
+            props["html_attributes"] = {"title": title} if title else {}
+        return props
+
+
+class ScriptButton(Button):
+    """A button that runs a script in the browser when pressed (open a page, reload in another theme).
+
+    The script sits on the button's own Bokeh model, not in a Panel JS link (``js_on_click``): one
+    link anywhere on a page makes Panel walk every Bokeh model of the page each time a pane there is
+    redrawn, to look for links -- on a GM's page, for every chart of a newly started contest.
+    """
+
+    script = param.String(default="", doc="""
+        The JavaScript run in the browser when the button is pressed (``cb_obj`` is the button).""")
+
+    script_args = param.Dict(default={}, doc="""
+        Plain values the script reads by name.""")
+
+    _rename = {**Button._rename, "script": None, "script_args": None}
+
+    def _get_model(self, doc, root=None, parent=None, comm=None):
+        model = super()._get_model(doc, root, parent, comm)
+        model.js_on_event("button_click", CustomJS(args=dict(self.script_args), code=self.script))
+        return model
+
+
 def hint(button) -> str | None:
-    """The text of a button's tooltip (why it is disabled, or what it does), or None."""
-    tip = button.description
-    if isinstance(tip, Tooltip):
-        return tip.content
-    return tip
+    """The text of a button's title (why it is disabled, or what it does), or None."""
+    return getattr(button, "title", None)
 
 
 def set_objects(layout, objects) -> None:
@@ -260,9 +299,12 @@ class ComponentBase(pn.viewable.Viewer):
         self._contest_watchers: list[tuple[param.Parameterized, object]] = []
         self._watched_contest = None
         self._disposed = False
-        self._pending_tips: dict[int, tuple] = {}  # id(button) -> (button, text), for the next batch
         self._shown = True
         self._behind = False  # a refresh was skipped while hidden
+        # the room's seq this component last drew, and the seq the first change delivered since then
+        # started from: a change that starts later than what was drawn means one never arrived
+        self._drawn_seq: int | None = None
+        self._from_seq: int | None = None
         # served: remember our own document, so changes made from another session or thread are
         # applied on it, and clean up when the tab closes
         self._doc = pn.state.curdoc
@@ -375,7 +417,8 @@ class ComponentBase(pn.viewable.Viewer):
         self._refresh_now()
 
     def _wire_actions(self) -> None:
-        self._watch(self.actions, self._on_actions_state, "contest", "characters", "checks", "seq", "role")
+        self._watch(self.actions, self._on_actions_state, "contest", "characters", "checks", "seq", "role",
+                    "missed")
         self._wire_contest()
 
     def _wire_contest(self) -> None:
@@ -393,9 +436,17 @@ class ComponentBase(pn.viewable.Viewer):
         # Called wherever the command was given (another page's callback, a room thread): the
         # rewiring and its ``_on_contest_changed`` hook may touch this page's views, so they run in
         # its batch too (before the refresh they lead to).
-        if any(e.name == "contest" for e in events):
-            self._schedule(self._wire_contest)
-        self._schedule(self._refresh_now)
+        for e in events:
+            if e.name == "seq" and (self._from_seq is None or e.old < self._from_seq):
+                self._from_seq = e.old
+        if any(e.name == "missed" for e in events):  # the page's adapter missed a change of the room
+            self._schedule(self._redraw, rebuild=True)
+            return
+        # a new contest (or none) makes and drops the models of its cards and charts
+        rebuild = any(e.name == "contest" for e in events)
+        if rebuild:
+            self._schedule(self._wire_contest, rebuild=True)
+        self._schedule(self._refresh_now, rebuild=rebuild)
 
     def _on_contest_state(self, *events) -> None:
         self._schedule(self._refresh_now)
@@ -411,9 +462,30 @@ class ComponentBase(pn.viewable.Viewer):
         if not self._shown:
             self._behind = True
             return
+        # what this refresh starts from: the first change delivered since the last one drew, else
+        # the state the adapter holds (a contest's own change arrives before the room's seq moves)
+        start = self.actions.seq if self._from_seq is None else self._from_seq
+        missed = self._drawn_seq is not None and start > self._drawn_seq
         self._behind = False
+        self._from_seq = None
+        seq = self.actions.seq
+        if missed:  # a change never reached this view (or its refresh failed): all of it again
+            self._forget()
         self._refresh()
+        self._drawn_seq = seq  # only once drawn: a refresh that raised leaves the next one a gap
         self._version += 1
+
+    def _redraw(self) -> None:
+        """Draw everything from the room's whole state again, in new widgets where the component keeps
+        any (:meth:`_forget`): what the browser shows is then the room's, whatever it showed before."""
+        self._forget()
+        self._refresh_now()
+
+    def _forget(self) -> None:
+        """Drop what a refresh reuses (cards, rows of buttons), so the next refresh makes them anew.
+
+        Called when a change never reached this view (or its refresh failed).
+        """
 
     def set_shown(self, shown: bool) -> None:
         """Tell the component whether it is on screen (e.g. in the active tab of a page).
@@ -425,20 +497,20 @@ class ComponentBase(pn.viewable.Viewer):
         if self._shown and self._behind:
             self._refresh_now()
 
-    def _schedule(self, fn, *args) -> None:
+    def _schedule(self, fn, *args, rebuild: bool = False) -> None:
         """Run ``fn`` now without a served document, else in the document's next update batch.
 
         Served, a change made by any session (or a room thread) must only touch this session's Bokeh
         models from this session's document, and all the changes of one command should reach the
         browser as one message: see :mod:`._batch`. Asked again before the batch runs, ``fn`` still
-        runs once.
+        runs once. ``rebuild=True``: the batch makes or drops many models (see ``_batch.schedule``).
         """
         if self._disposed:
             return
         if not _batch.served(self._doc):
             fn(*args)
             return
-        _batch.schedule(self._doc, self, fn, *args)
+        _batch.schedule(self._doc, self, fn, *args, rebuild=rebuild)
 
     def _on_session_destroyed(self, session_context) -> None:
         self.dispose()
@@ -467,7 +539,8 @@ class ComponentBase(pn.viewable.Viewer):
     def _offer(self, button, command: str, /, **args) -> bool:
         """Enable ``button`` if ``command`` would be accepted now, else disable it.
 
-        Its tooltip says why not, or else what the command does. Call it after setting the button's
+        Its title says why not, or else what the command does; where a line of text was made for it
+        (:meth:`_why_line`), that line says why not too. Call it after setting the button's
         ``visible``: a hidden button is left as it is (nothing to send for it).
         """
         reason = self._why_not(command, **args)
@@ -478,7 +551,7 @@ class ComponentBase(pn.viewable.Viewer):
         return reason is None
 
     def _withhold(self, button, command: str) -> None:
-        """Disable ``button`` for a command not fully set up yet; its tooltip says what is missing."""
+        """Disable ``button`` for a command not fully set up yet; its title says what is missing."""
         button.disabled = True
         self._tip(button, self._t(f"help.first.{command}"))
         self._say_why(button, self._t(f"help.first.{command}"))
@@ -486,8 +559,8 @@ class ComponentBase(pn.viewable.Viewer):
     def _why_line(self, button) -> HTML:
         """A short line of text to put under ``button``: why it is greyed, on the page itself.
 
-        A tooltip needs a pointer to rest on the button; on a phone it sticks after a tap, runs off
-        the edge and covers the next control. :meth:`_offer` and :meth:`_withhold` keep this line's
+        A title shows only while a pointer rests on the button, and a phone has none.
+        :meth:`_offer` and :meth:`_withhold` keep this line's
         text (hidden while the button can be pressed).
         """
         lines = self.__dict__.setdefault("_why_lines", {})
@@ -507,46 +580,9 @@ class ComponentBase(pn.viewable.Viewer):
             line.param.update(object=text, visible=shown)
 
     def _tip(self, button, text: str) -> None:
-        """Show ``text`` (as text, never HTML) when the pointer rests on ``button``.
-
-        Served, a button keeps one tooltip model whose text changes: a new model would make Bokeh
-        walk the page's whole document again on every update. In a notebook a component may be shown
-        in several outputs (documents), which must not share a model, so the tooltip is given as
-        plain text, from which Panel makes each output's button a tooltip model of its own (a
-        button's ``description`` is shown as text, not as Markdown).
-        """
-        current = button.description
-        if _batch.served(self._doc):
-            if isinstance(current, Tooltip):
-                if self._in_own_batch():
-                    self._pending_tips.pop(id(button), None)  # a text asked for earlier is older
-                    if current.content != text:
-                        current.content = text
-                elif current.content != text or id(button) in self._pending_tips:
-                    # A raw Bokeh model (Panel does not sync it): changed outside this page's
-                    # document lock -- a watcher of a change the browser sent, another page's click, a
-                    # room thread -- Bokeh raises. The page's next batch sets the latest text.
-                    self._pending_tips[id(button)] = (button, text)
-                    self._schedule(self._apply_tips)
-                return
-            button.description = Tooltip(content=text, position="right", stylesheets=[_TOOLTIP_CSS])
-        elif current != text:
-            button.description = text
-
-    def _in_own_batch(self) -> bool:
-        """Whether this runs in an update batch of this page's document (``_batch``: a next-tick
-        callback, which holds the document's lock, inside ``pn.io.hold``), where a raw Bokeh model of
-        the page may change. Anywhere else (Panel processing a change the browser sent, another
-        session's callback, another thread) the change must go through :meth:`_schedule`."""
-        return pn.state.curdoc is self._doc and bool(self._doc.callbacks.hold_value)
-
-    def _apply_tips(self) -> None:
-        """In the page's batch: give the buttons the tooltip texts asked for outside it (the latest)."""
-        pending, self._pending_tips = self._pending_tips, {}
-        for button, text in pending.values():
-            tooltip = button.description
-            if isinstance(tooltip, Tooltip) and tooltip.content != text:
-                tooltip.content = text
+        """Give ``button`` (a :class:`Button`) the title ``text``, shown when the pointer rests on it."""
+        if button.title != text:
+            button.title = text
 
     def _run(self, command: str, /, **args):
         """Give a command; show a refusal in place (nothing changed) and return None, else the result."""
@@ -554,7 +590,15 @@ class ComponentBase(pn.viewable.Viewer):
             result = self.actions.act(command, **args)
         except RuleError as exc:  # the room's PermissionDenied is one
             self._show_error(exc)
+            # The controls the person just changed (a picker, a box) show what they asked for, which
+            # the room does not hold: set from the room's state in the page's next batch, so that the
+            # widget's value differs from the room's when it is set, and the change goes to the browser.
+            self._schedule(self._refresh_now)
             return None
+        except Exception:
+            self._schedule(self._refresh_now)
+            raise
+        # accepted: the room's change redraws every page, this one included
         self._clear_error()
         return result
 

@@ -40,6 +40,8 @@ _lock = threading.Lock()
 _queues: "weakref.WeakKeyDictionary[object, dict]" = weakref.WeakKeyDictionary()
 #: documents known to :func:`track` -> whether their page is ready (its batches run)
 _ready: "weakref.WeakKeyDictionary[object, bool]" = weakref.WeakKeyDictionary()
+#: documents whose next batch rebuilds views (see ``schedule(rebuild=True)``)
+_rebuilding: "weakref.WeakSet[object]" = weakref.WeakSet()
 
 
 def served(doc) -> bool:
@@ -82,11 +84,15 @@ def ready(doc) -> bool:
         return _ready.get(doc, True)
 
 
-def schedule(doc, owner, fn: Callable, *args) -> None:
+def schedule(doc, owner, fn: Callable, *args, rebuild: bool = False) -> None:
     """Run ``fn(*args)`` in the next batch of ``doc`` (once, however often asked before it runs).
 
     ``fn`` is a method of ``owner`` (held weakly) or a plain function. Skipped if ``owner`` is
     collected or disposed (``owner._disposed``) by the time the batch runs.
+
+    ``rebuild=True`` says the batch will make or drop many models (a new contest's cards and charts):
+    Bokeh then walks the document's whole model graph once, when the batch ends, instead of once
+    per change of a layout's children (a contest's start walked a GM's page some 50 times).
     """
     bound = getattr(fn, "__self__", None) is not None
     # a bound method is new on every access: it is the same call if it has the same name
@@ -98,6 +104,8 @@ def schedule(doc, owner, fn: Callable, *args) -> None:
         if queue is None:
             queue = _queues[doc] = {}
         queue[key] = entry
+        if rebuild:
+            _rebuilding.add(doc)
     if first:
         doc.add_next_tick_callback(lambda: _flush(doc))
 
@@ -139,13 +147,18 @@ def _flush(doc) -> None:
         if not _ready.get(doc, True):
             return  # queued before the page was ready: run by _now_ready
         queue = _queues.pop(doc, None) or {}
+        rebuild = doc in _rebuilding
+        _rebuilding.discard(doc)
     if not queue:
         return
     # As this page's own document: a next-tick callback runs in the context it was added from, so
     # Panel's current document would be the page that gave the command (another session's), and
     # every change here would go out as a message of its own, or not at all (a chart's stream).
-    # Not ``freeze=True``: Bokeh walks the whole document when a freeze ends, changed or not.
-    with set_curdoc(doc), (pn.io.hold(doc) if isinstance(doc, Document) else nullcontext()):
+    # Frozen only to rebuild: Bokeh walks the whole document when a freeze ends, changed or not, and
+    # a round's batch changes no layout's children (one walk more than it needs).
+    held = isinstance(doc, Document)
+    with set_curdoc(doc), (pn.io.hold(doc) if held else nullcontext()), \
+            (doc.models.freeze() if held and rebuild else nullcontext()):
         for owner_ref, method_ref, args in queue.values():
             owner, target = owner_ref(), method_ref()
             if owner is None or target is None or getattr(owner, "_disposed", False):

@@ -8,7 +8,7 @@ import param
 from raisus_panel.rules import TN_PRESETS, RuleError, RulesProfile, effective_tn, odds
 from raisus_panel.rules.check import MAX_TN
 
-from ._base import WRAP_GROUP_CSS, HTML, ComponentBase, esc, percent, set_options, style, wrap
+from ._base import Button, WRAP_GROUP_CSS, HTML, ComponentBase, esc, percent, set_options, style, wrap
 from ._checkbox import LabelledCheckbox
 
 _SUITABILITY = ("suitable", "unsuitable", "very unsuitable")
@@ -58,7 +58,7 @@ class ActionCheckPanel(ComponentBase):
         # text as <label>: Bokeh's Checkbox leaves the box unnamed and 13 px to tap (ui/_checkbox.py)
         self._automatic = LabelledCheckbox(value=False)
         self._secret = LabelledCheckbox(value=False, visible=False)
-        self._roll = pn.widgets.Button(**style("primary"))
+        self._roll = Button(**style("primary"))
         self._roll.on_click(lambda e: self.roll())
         self._title = HTML(margin=(0, 10))
         self._preset.param.watch(self._on_preset, "value")

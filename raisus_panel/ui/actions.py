@@ -104,6 +104,10 @@ class Actions(param.Parameterized):
         The room's event sequence number: grows whenever something happened that may change what
         can be done (e.g. after the GM opens a round); components refresh on it.""")
 
+    missed = param.Event(doc="""
+        Fires when a change of the room reached this adapter starting later than the state it last
+        mirrored (a change never arrived): components then draw the room's whole state again.""")
+
     def __init__(self, session: RoomSession | None = None, **params):
         if session is None:
             session = LocalRoom().session
@@ -133,7 +137,7 @@ class Actions(param.Parameterized):
             if fn is None:
                 return
             try:
-                fn()
+                fn(*events)
             except Exception:  # the command is saved: one broken view must not fail it for its giver
                 log.exception("a session's view of the room could not follow a change")
         self._watchers.append((room, room.param.watch(relay, ["contest", "characters", "checks", "seq",
@@ -166,9 +170,15 @@ class Actions(param.Parameterized):
         """The room this adapter acts on."""
         return self._session.room
 
-    def _mirror(self) -> None:
-        """Copy the room's state onto the parameters -- only what changed, so watchers fire only then."""
+    def _mirror(self, *events) -> None:
+        """Copy the room's state onto the parameters -- only what changed, so watchers fire only then.
+
+        ``events`` are the room's changes that called it. The room's events since the state mirrored
+        last must start right after it: one whose ``seq`` starts later means a change never arrived,
+        and :attr:`missed` fires once the whole state is copied.
+        """
         room = self._session.room
+        missed = any(e.name == "seq" and e.old > self.seq for e in events)
         changes = {}
         if room.contest is not self.contest:
             changes["contest"] = room.contest
@@ -190,6 +200,9 @@ class Actions(param.Parameterized):
             # view failed to follow: a page whose clicks were all refused as stale would be stuck
             if self._seen is not None and self._seen.shown != room.seq:
                 _batch.schedule(self._doc, self, self._show_seq)
+        if missed:
+            log.warning("a page missed a change of its room and draws it whole again")
+            self.param.trigger("missed")
 
     def _show_seq(self) -> None:
         """On the page's document, in its update batch: the page now shows ``seq``."""

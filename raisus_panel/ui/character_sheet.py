@@ -13,7 +13,7 @@ from raisus_panel.room.permissions import has_been_in_contest
 from raisus_panel.rules import MAX_MOB_RATING, MAX_RATING, Character, GruntMob, RuleError
 from raisus_panel.rules.character import new_uid
 
-from ._base import DISABLED_CSS, HTML, ComponentBase, esc, set_objects, style
+from ._base import Button, DISABLED_CSS, HTML, ComponentBase, esc, set_objects, style
 
 
 class CharacterSheet(ComponentBase):
@@ -67,13 +67,13 @@ class CharacterSheet(ComponentBase):
                                visible=False)
         self._rows: list[dict] = []
         self._rows_box = pn.Column(sizing_mode="stretch_width")
-        self._add = pn.widgets.Button(**style(outline=True))
+        self._add = Button(**style(outline=True))
         self._add.on_click(lambda e: self._add_row())
-        self._save = pn.widgets.Button(**style("primary"))
+        self._save = Button(**style("primary"))
         self._save.on_click(lambda e: self.save())
-        self._new = pn.widgets.Button(**style(outline=True))
+        self._new = Button(**style(outline=True))
         self._new.on_click(lambda e: self.new())
-        self._revert = pn.widgets.Button(**style(outline=True))
+        self._revert = Button(**style(outline=True))
         self._revert.on_click(lambda e: self._load(self.character))
         self._import = pn.widgets.FileInput(accept=".json,application/json", multiple=False)
         self._import.param.watch(self._on_import, "value")
@@ -132,7 +132,7 @@ class CharacterSheet(ComponentBase):
             "rating": pn.widgets.IntInput(value=rating, start=0, end=high, width=90),
             "current": pn.widgets.IntInput(value=rating if current is None else current, start=0, end=high,
                                            width=90),
-            "remove": pn.widgets.Button(**style(outline=True), width=70, align="end"),
+            "remove": Button(**style(outline=True), width=70, align="end"),
         }
         row["view"] = pn.Row(row["name"], row["rating"], row["current"], row["remove"], sizing_mode="stretch_width")
         row["remove"].on_click(lambda e, r=row: self._remove_row(r))

@@ -9,7 +9,7 @@ from raisus_panel.rules import CharacterTeam, RuleError
 
 from . import _contest_text as text
 from . import _derive as d
-from ._base import HTML, ComponentBase, esc, set_objects, set_options, style, wrap
+from ._base import Button, HTML, ComponentBase, esc, set_objects, set_options, style, wrap
 from ._charts import unit_colors
 from ._checkbox import LabelledCheckbox
 from .team_builder import TeamBuilder
@@ -49,8 +49,9 @@ class ContestTable(ComponentBase):
     tutorial's first table (``learner_view``) leaves out the GM tools a first game does not need.
     Every click is a command through ``actions``; a refusal is shown (in the table's language) and
     changes nothing. Buttons are enabled only when ``actions.why_not_error`` says the command would be
-    accepted (a dry run of the rules' own command); a disabled button tells why on hover. With no
-    contest (or after one), a setup form starts a new one from the table's characters.
+    accepted (a dry run of the rules' own command); a disabled button says why in its title, and the
+    Roll and Start buttons in a line of text under them. With no contest (or after one), a setup form
+    starts a new one from the table's characters.
 
     Parameters
     ----------
@@ -83,31 +84,31 @@ class ContestTable(ComponentBase):
         self._side_boxes = [pn.Column(sizing_mode="stretch_width"), pn.Column(sizing_mode="stretch_width")]
         # the team builders are made when first asked for: most pages never form a team
         self._made_builders: list[TeamBuilder] = []
-        self._teams = pn.widgets.Button(**style(outline=True))
+        self._teams = Button(**style(outline=True))
         self._teams.on_click(lambda e: self._builders)
         self._builder_box = pn.Row(self._teams, sizing_mode="stretch_width")
         # rounds
-        self._roll = pn.widgets.Button(**style("primary"))
+        self._roll = Button(**style("primary"))
         self._roll.on_click(lambda e: self._run("roll_round"))
-        self._undo = pn.widgets.Button(**style(outline=True))
+        self._undo = Button(**style(outline=True))
         self._undo.on_click(lambda e: self._run("undo"))
         # shared rooms only: the GM opens each round for the players, and closes a finished contest
-        self._open_round = pn.widgets.Button(**style("success", outline=True))
+        self._open_round = Button(**style("success", outline=True))
         self._open_round.on_click(lambda e: self._run("open_round", open=True))
-        self._close = pn.widgets.Button(**style(outline=True))
+        self._close = Button(**style(outline=True))
         self._close.on_click(lambda e: self._run("close_contest"))
         self._attacker = pn.widgets.Select(options={})
         self._target = pn.widgets.Select(options={})
         self._attacker.param.watch(lambda e: self._sync_targets(), "value")
         self._target.param.watch(lambda e: self._sync_buttons(), "value")
-        self._exchange = pn.widgets.Button(**style("primary"))
+        self._exchange = Button(**style("primary"))
         self._exchange.on_click(lambda e: self._run("exchange", attacker=self._attacker.value,
                                                     target=self._target.value))
-        self._end_round = pn.widgets.Button(**style(outline=True))
+        self._end_round = Button(**style(outline=True))
         self._end_round.on_click(lambda e: self._run("end_round"))
         self._exchange_box = wrap(self._attacker, self._target, self._exchange, self._end_round)
         self._ticket_name = pn.widgets.TextInput(width=220)
-        self._tickets = pn.widgets.Button(**style(outline=True))
+        self._tickets = Button(**style(outline=True))
         self._tickets.on_click(lambda e: self._run("give_tickets", name=self._ticket_name.value or None))
         self._ticket_box = wrap(self._ticket_name, self._tickets)
         self._last_roll = HTML(sizing_mode="stretch_width", stylesheets=[text.CONTEST_CSS])
@@ -121,13 +122,13 @@ class ContestTable(ComponentBase):
         self._recover_amount = pn.widgets.IntInput(value=1, start=1, end=1000, width=100, disabled=True)
         self._recover_all.param.watch(lambda e: setattr(self._recover_amount, "disabled", e.new), "value")
         self._recover_cliche.param.watch(lambda e: self._sync_buttons(), "value")
-        self._recover = pn.widgets.Button(**style("primary"))
+        self._recover = Button(**style("primary"))
         self._recover.on_click(lambda e: self.recover())
         self._recover_box = wrap(self._recover_char, self._recover_cliche, self._recover_all,
                                  self._recover_amount, self._recover)
         self._outcome = pn.widgets.TextInput(sizing_mode="stretch_width")
         self._end_winner = pn.widgets.Select(options={})
-        self._end = pn.widgets.Button(**style("danger", outline=True))
+        self._end = Button(**style("danger", outline=True))
         self._end.on_click(lambda e: self._run("end", outcome=self._outcome.value,
                                                winner=None if self._end_winner.value in (None, -1)
                                                else self._end_winner.value))
@@ -139,7 +140,7 @@ class ContestTable(ComponentBase):
         # a CheckBoxGroup does not show its name: each side's list gets a header
         self._setup_side_titles = [HTML(margin=(5, 10, 0, 10)) for _ in (0, 1)]
         self._setup_single = LabelledCheckbox(value=False)  # named, tappable: ui/_checkbox.py
-        self._start = pn.widgets.Button(**style("primary"))
+        self._start = Button(**style("primary"))
         self._start.on_click(lambda e: self.start())
         for widget in (*self._setup_sides, self._setup_name, self._setup_single):
             widget.param.watch(lambda e: self._offer_start(), "value")
@@ -292,7 +293,7 @@ class ContestTable(ComponentBase):
         uid = u.uid
         card = {"team": team, "controls": controls,
                 "head": HTML(sizing_mode="stretch_width", stylesheets=[text.CONTEST_CSS]),
-                "approve": pn.widgets.Button(**style("warning", outline=True))}
+                "approve": Button(**style("warning", outline=True))}
         card["approve"].on_click(lambda e: self._run("approve", unit=uid))
         body = [card["head"]]
         if team:
@@ -301,7 +302,7 @@ class ContestTable(ComponentBase):
             body.append(card["members_box"])
         # someone else's unit on a player's page gets no controls: its head says its cliché in words
         if controls and team:
-            card["disband"] = pn.widgets.Button(**style(outline=True))
+            card["disband"] = Button(**style(outline=True))
             card["disband"].on_click(lambda e: self._run("disband", team=uid))
             body.append(wrap(card["approve"], card["disband"]) if self._gm else card["disband"])
         elif controls:
@@ -326,9 +327,9 @@ class ContestTable(ComponentBase):
             row = {"label": HTML(sizing_mode="stretch_width",
                                  stylesheets=[text.CONTEST_CSS] if self._mine(member) else [])}
             if card["controls"]:
-                row |= {"volunteer": pn.widgets.Button(**style("warning", outline=True), width=110),
-                        "drop": pn.widgets.Button(**style(outline=True), width=110),
-                        "assign": pn.widgets.Button(**style(outline=True), width=110)}
+                row |= {"volunteer": Button(**style("warning", outline=True), width=110),
+                        "drop": Button(**style(outline=True), width=110),
+                        "assign": Button(**style(outline=True), width=110)}
                 row["volunteer"].on_click(lambda e: self._run("volunteer", member=uid))
                 row["drop"].on_click(lambda e: self._run("drop_out", member=uid))
                 row["assign"].on_click(lambda e: self._run("assign_loss", member=uid))
@@ -346,9 +347,8 @@ class ContestTable(ComponentBase):
         cliche = card["cliche"].value
         if not cliche:
             return
-        if self._run("choose", unit=uid, cliche=cliche,
-                     appropriate=not card["inappropriate"].value) is None:
-            self._refresh_now()  # refused: show the model's state again
+        # refused, the picker is set from the room's state again (``_run``)
+        self._run("choose", unit=uid, cliche=cliche, appropriate=not card["inappropriate"].value)
 
     def _sync_card(self, contest, u, color: str) -> pn.viewable.Viewable:
         t = self._t
@@ -407,6 +407,10 @@ class ContestTable(ComponentBase):
         return card["view"]
 
     # -- refresh ----------------------------------------------------------------------------------
+    def _forget(self) -> None:
+        # new cards and fate rows: their pickers and boxes show the room's state, whatever the old ones showed
+        self._cards, self._fate_rows = {}, {}
+
     def _refresh(self) -> None:
         self._refreshing = True  # the pickers' syncs below offer the buttons once, at the end
         try:
@@ -507,8 +511,8 @@ class ContestTable(ComponentBase):
             row = self._fate_rows.get(uid)
             if row is None:
                 row = {"label": HTML(width=160), "text": pn.widgets.TextInput(sizing_mode="stretch_width"),
-                       "decide": pn.widgets.Button(**style("primary")),
-                       "veto": pn.widgets.Button(**style("danger", outline=True)),
+                       "decide": Button(**style("primary")),
+                       "veto": Button(**style("danger", outline=True)),
                        "fate": HTML(sizing_mode="stretch_width")}
                 row["decide"].on_click(lambda e, u=uid: self.decide_fate(u))
                 row["veto"].on_click(lambda e, u=uid: self._run("veto_fate", character=u))

@@ -9,7 +9,7 @@ from panel.custom import JSComponent
 from raisus_panel.rules import RuleError
 
 from . import _batch
-from ._base import CARD_CSS, HTML, ComponentBase, esc, md_esc, style, wrap
+from ._base import Button, CARD_CSS, HTML, ComponentBase, esc, md_esc, style, wrap
 
 #: The seed's field takes the room its row leaves (a whole line on a phone).
 _GROW = {"flex": "1 1 260px", "min-width": "0"}
@@ -70,16 +70,16 @@ class FairDice(ComponentBase):
             self._browser = BrowserSeed(width=0, height=0, margin=0)
             self._seed = pn.widgets.TextInput(max_length=80, sizing_mode="stretch_width",
                                               css_classes=["raisus-client-seed"])
-            self._set = pn.widgets.Button(**style("primary", outline=True))
+            self._set = Button(**style("primary", outline=True))
             self._set.on_click(lambda e: self._set_seed())
             self._seed.param.watch(lambda e: self._offer_seed(), "value_input")
             self._browser.param.watch(self._on_browser_seed, "seed")
             self._help = HTML(sizing_mode="stretch_width", css_classes=["raisus-seed-help"])
             rows += [wrap(pn.Column(self._seed, styles=_GROW), self._set), self._help, self._browser]
         if actor.is_gm:
-            self._reveal = pn.widgets.Button(**style("light", outline=True))
+            self._reveal = Button(**style("light", outline=True))
             self._reveal.on_click(lambda e: self._run("reveal_dice"))
-            self._reveal_checks = pn.widgets.Button(**style("light", outline=True))
+            self._reveal_checks = Button(**style("light", outline=True))
             self._reveal_checks.on_click(lambda e: self._run("reveal_checks"))
             rows.append(wrap(self._reveal, self._reveal_checks))
         self._card = pn.Card(*rows, self._error, self._info, collapsed=False, sizing_mode="stretch_width",

@@ -8,7 +8,7 @@ import param
 from raisus_panel.rules import CharacterTeam, RuleError
 
 from . import _derive as d
-from ._base import HTML, ComponentBase, esc, set_objects, set_options, style, team_pool_text
+from ._base import Button, HTML, ComponentBase, esc, set_objects, set_options, style, team_pool_text
 from ._checkbox import LabelledCheckbox
 
 
@@ -47,7 +47,7 @@ class TeamBuilder(ComponentBase):
         self._preview = HTML(sizing_mode="stretch_width")
         self._teams = HTML(sizing_mode="stretch_width")
         self._note = HTML(sizing_mode="stretch_width", visible=False, css_classes=["raisus-team-note"])
-        self._form = pn.widgets.Button(**style("primary"), disabled=True)
+        self._form = Button(**style("primary"), disabled=True)
         self._form.on_click(lambda e: self.form())
         self.param.watch(lambda e: self._refresh_now(), "side")
         self._layout = pn.Column(self._title, self._teams, self._note, self._members_title, self._members,

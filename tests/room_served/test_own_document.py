@@ -90,18 +90,17 @@ def as_panel_processes_a_browser_change(served, page, fn):
     return served.on_loop(run)
 
 
-def test_typing_a_new_characters_name_changes_the_save_buttons_tooltip_on_the_page_only(served, table):
+def test_typing_a_new_characters_name_changes_the_save_buttons_title_on_the_page_only(served, table):
     room, clients, pages = table
     gm = pages["gm"]
     open_tab(gm, "characters")
     sheet = gm._sheet
-    tooltip = sheet._save.description
     as_panel_processes_a_browser_change(served, gm, lambda: setattr(sheet._rows[0]["name"], "value", "Sword"))
-    # the draft becomes valid: the Save button's tooltip says what it does instead of what is missing
+    # the draft becomes valid: the Save button's title says what it does instead of what is missing
     as_panel_processes_a_browser_change(served, gm, lambda: setattr(sheet._name, "value", "Knight"))
     quiet(clients)
     assert _wait_for(lambda: hint(sheet._save) == gm._t("help.save_character"))
-    assert sheet._save.description is tooltip  # the same model, new text
+    assert sheet._save.description is None  # a title: no tooltip model to make or send back
     as_panel_processes_a_browser_change(served, gm, lambda: setattr(sheet._name, "value", ""))
     quiet(clients)
     assert _wait_for(lambda: hint(sheet._save) != gm._t("help.save_character"))

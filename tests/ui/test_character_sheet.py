@@ -54,7 +54,7 @@ def test_editing_updates_the_same_character():
     sheet._description.value = "Never ready"
     sheet._rows[0]["current"].value = 2
     saved = sheet.save()
-    assert saved is olaf and hint(olaf) == "Never ready" and olaf.cliche("Viking").current == 2
+    assert saved is olaf and olaf.description == "Never ready" and olaf.cliche("Viking").current == 2
     assert actions.characters == [olaf]
 
 

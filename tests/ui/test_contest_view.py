@@ -108,7 +108,7 @@ def test_a_spectators_room_page_shows_the_view_and_builds_other_tabs_when_opened
     assert player._sheet is not None and "Olaf" in player._roster.object
 
 
-def test_tooltips_are_plain_text_even_with_html_in_a_name():
+def test_button_titles_are_plain_text_even_with_html_in_a_name():
     knight, viking = Character(XSS, {"Knight": 4}), Character("Viking", {"Viking": 2})
     ogre = Character("Ogre", {"Ogre": 8})
     team = CharacterTeam([knight, viking])
@@ -118,21 +118,22 @@ def test_tooltips_are_plain_text_even_with_html_in_a_name():
     click(table._roll)  # the team won: volunteering is refused, naming the team
     volunteer = table._cards[team.uid]["members"][viking.uid]["volunteer"]
     assert volunteer.disabled and XSS in hint(volunteer)
-    # in a notebook the tooltip is the plain text; a Button makes a Bokeh Tooltip of it whose content
-    # is a string, which BokehJS shows as a text node: no tag can form from it (no Markdown, no HTML)
-    assert volunteer.description == hint(volunteer) and "\\" not in volunteer.description
-    tooltip = volunteer.get_root(Document()).tooltip
-    assert isinstance(tooltip, Tooltip) and tooltip.content == volunteer.description
+    # the reason is the element's title attribute, which a browser shows as text: no tag can form
+    # from it (no Markdown, no HTML), and no tooltip model is made for it
+    model = volunteer.get_root(Document())
+    assert model.html_attributes == {"title": hint(volunteer)} and "\\" not in hint(volunteer)
+    assert volunteer.description is None and not any(isinstance(m, Tooltip) for m in model.references())
 
 
 def test_a_table_can_be_shown_in_two_notebook_outputs():
-    """Each output is a document of its own: they must not share a model (a tooltip, say)."""
+    """Each output is a document of its own: they must not share a model."""
     contest, actions, team, (knight, viking, squire, ogre) = team_vs_ogre(rolls=[[6] * 6, [1] * 8])
     table = ContestTable(actions=actions)
     contest.choose(ogre, "Ogre")
     click(table._roll)
-    assert contest.round == 1 and any(b.description for b in (table._undo, table._roll))
+    assert contest.round == 1 and all(hint(b) for b in (table._undo, table._roll))
     first, second = Document(), Document()
     for doc in (first, second):
         doc.add_root(table.__panel__().get_root(doc))
-    assert not any(isinstance(m, Tooltip) for m in set(first.models) & set(second.models))
+    assert not set(first.models) & set(second.models)
+    assert not any(isinstance(m, Tooltip) for m in (*first.models, *second.models))  # titles, not tooltips

@@ -46,7 +46,7 @@ def test_a_player_mixes_in_the_seed_their_browser_made():
     # the first roll fixes it: the field shows the seed in force, the button says why not
     gm.act("roll_round")
     assert fair._seed.disabled and fair._seed.value == BROWSER_SEED and fair._set.disabled
-    assert "client seeds are fixed" in fair._set.description
+    assert "client seeds are fixed" in fair._set.title
     assert "this is the seed of yours they use" in fair._help.object
 
 
