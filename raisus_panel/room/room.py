@@ -35,7 +35,7 @@ from raisus_panel.rules.dice import DiceSource, new_client_seed
 from raisus_panel.rules.validation import clean_name
 
 from .commands import ROOM_PLANS, ROOM_TITLE, check_arguments, prepare_contest_command, runs_on_contest
-from .errors import RoomChanged, SequenceConflict
+from .errors import RoomChanged, SequenceConflict, StoreError
 from .events import stamp, visible_to
 from .permissions import authorize
 from .projection import RoomState, apply_event, effective, follow_events, project, round_open_of
@@ -143,8 +143,9 @@ class Room(param.Parameterized):
         The players who joined: player id -> name.""")
 
     presence = param.Dict(default={}, doc="""
-        Who is connected now: session id -> {role, player_id, name, since}. Not saved: after a
-        restart nobody is connected until they come back.""")
+        Who is connected now, through any server process of the room's store: session id ->
+        {role, player_id, name, since}. Not in the log: after a restart nobody is connected until
+        they come back.""")
 
     round_open = param.Boolean(default=False, doc="""
         True while the GM lets the players roll the current round (``open_round``). It closes by
@@ -176,6 +177,8 @@ class Room(param.Parameterized):
         self._state = RoomState(self.dice, dice_for=self._contest_dice)
         # check()'s answers for the current state: (actor key, command, arguments) -> refusal or None
         self._checked: dict[tuple, RuleError | None] = {}
+        self._here: dict[str, dict] = {}  # this process's connected pages (see connect)
+        self._follow_presence(store)
         with self._lock:
             if store.shared:  # follow first, so nothing appended between the read and now is missed
                 self._follow(store)
@@ -771,19 +774,56 @@ class Room(param.Parameterized):
                 log.exception("a room subscriber failed")
 
     def connect(self, actor: Actor, session_id: str) -> None:
-        """Mark a session as present (anyone may, spectators included). Not an event: not saved."""
+        """Mark a session as present (anyone may, spectators included). Not an event: not saved.
+
+        Presence is the room's, not this process's: it is kept in the store, where every process of
+        a shared store sees it (:meth:`Store.note_presence`). While the store cannot be reached,
+        this process's own pages are still shown.
+        """
         if not isinstance(actor, Actor):
             raise PermissionDenied("A room session needs an Actor.", key="error.room.session_actor")
+        entry = {"role": actor.role.value, "player_id": actor.player_id, "name": actor.name,
+                 "since": round(time.time(), 3)}
         with self._lock:
-            entry = {"role": actor.role.value, "player_id": actor.player_id, "name": actor.name,
-                     "since": round(time.time(), 3)}
-            self.presence = {**self.presence, str(session_id): entry}
+            self._here = {**self._here, str(session_id): entry}
+        try:
+            self._store.note_presence(self.room_id, str(session_id), entry)
+        except StoreError:
+            log.warning("room %s: the store could not note a page's presence", self.room_id)
+        self._show_presence()
 
     def disconnect(self, session_id: str) -> None:
         """Forget a session's presence (calling it twice is harmless)."""
         with self._lock:
-            if str(session_id) in self.presence:
-                self.presence = {k: v for k, v in self.presence.items() if k != str(session_id)}
+            if str(session_id) not in self._here:
+                return
+            self._here = {k: v for k, v in self._here.items() if k != str(session_id)}
+        try:
+            self._store.forget_presence(self.room_id, str(session_id))
+        except StoreError:  # its entry expires by itself, not renewed any more
+            log.warning("room %s: the store could not forget a page's presence", self.room_id)
+        self._show_presence()
+
+    def _show_presence(self) -> None:
+        """Set :attr:`presence` to who is here through any process (the store's), with this process's pages."""
+        try:
+            shared = self._store.present(self.room_id)
+        except StoreError:
+            shared = {}
+        with self._lock:
+            present = {**shared, **self._here}
+            if present != self.presence:
+                self.presence = present
+
+    def _follow_presence(self, store: Store) -> None:
+        """Re-read who is here whenever the store says it may have changed (another process's page)."""
+        show = weakref.WeakMethod(self._show_presence)
+
+        def changed() -> None:
+            method = show()
+            if method is not None:
+                method()
+        weakref.finalize(self, store.on_presence(self.room_id, changed))
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}({self.room_id!r}, title={self._state.title!r}, seq={len(self._events)}, "
