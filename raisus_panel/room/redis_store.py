@@ -33,7 +33,7 @@ from urllib.parse import urlsplit
 
 from raisus_panel.rules.errors import Phrase
 
-from .errors import NotOurDatabase, RoomExists, SequenceConflict, StoreError, UnknownRoom
+from .errors import NotOurDatabase, OutcomeUnknown, RoomExists, SequenceConflict, StoreError, UnknownRoom
 from .store import Store, check_room_id, check_sequence, encode_event, room_exists
 
 log = logging.getLogger(__name__)
@@ -286,10 +286,21 @@ class RedisStore(Store):
         last = check_sequence(events, first - 1)
         lines = [encode_event(e) for e in events]
         meta_key, seq_key, stream_key = self._keys(room_id)
-        status, stored = self._call(_APPEND, lambda: self._append(
-            keys=[meta_key, seq_key, stream_key],
-            args=[self.channel, room_id, first - 1,
-                  repr(time.time() + self._clock_offset + self._timeout / 2), *lines]))
+        deadline = time.time() + self._clock_offset + self._timeout / 2
+        redis = _redis()
+        try:  # a pipeline's MULTI is not used: the script is one step, and its deadline guards a late run
+            status, stored = self._call(_APPEND, lambda: self._append(
+                keys=[meta_key, seq_key, stream_key], args=[self.channel, room_id, first - 1, repr(deadline), *lines]))
+        except StoreError as exc:
+            cause = exc.__context__
+            never_sent = not isinstance(cause, (redis.ConnectionError, redis.TimeoutError)) or \
+                "connecting to" in str(cause).lower()  # no connection was made: nothing went out
+            if exc.key != "error.store.unavailable" or never_sent:
+                raise  # refused, or never sent: nothing was saved
+            # sent, and the answer lost: it may have landed before its deadline
+            unknown = OutcomeUnknown("The room store did not answer in time: it is not known yet whether this "
+                                     "was saved. Checking the room's log…", key="error.store.outcome_unknown")
+            raise unknown.of(room_id, events, deadline) from None
         if status == 3:
             raise unavailable()
         if status == 1:
@@ -299,6 +310,23 @@ class RedisStore(Store):
                                    "wrote to this room at the same moment.", key="error.store.sequence",
                                    seq=repr(first), last=int(stored))
         return last
+
+    def outcome(self, unknown: OutcomeUnknown) -> bool | None:
+        """See :meth:`Store.outcome`: on Redis's clock, an append not in the log once its deadline
+        passed can never land (its script refuses itself), so the answer is then final."""
+        _, _, stream_key = self._keys(unknown.room_id)
+        first = unknown.events[0]
+
+        def look():
+            pipe = self._r.pipeline(transaction=True)  # one moment: the clock and the log together
+            pipe.time()
+            pipe.xrange(stream_key, min=f"{first['seq']}-0", max=f"{first['seq']}-0")
+            return pipe.execute()
+        (seconds, micros), entries = self._call(_READ, look)
+        if entries:
+            return json.loads(entries[0][1][b"e"]).get("cmd_id") == first.get("cmd_id")
+        late = unknown.deadline is None or seconds + micros / 1e6 > unknown.deadline
+        return False if late else None
 
     def read(self, room_id: str, from_seq: int = 0) -> list[dict]:
         """See :meth:`Store.read`."""

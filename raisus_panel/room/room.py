@@ -35,7 +35,7 @@ from raisus_panel.rules.dice import DiceSource, new_client_seed
 from raisus_panel.rules.validation import clean_name
 
 from .commands import ROOM_PLANS, ROOM_TITLE, check_arguments, prepare_contest_command, runs_on_contest
-from .errors import RoomChanged, SequenceConflict, StoreError
+from .errors import OutcomeUnknown, RoomChanged, SequenceConflict, StoreError
 from .events import stamp, visible_to
 from .permissions import authorize
 from .projection import RoomState, apply_event, effective, follow_events, project, round_open_of
@@ -304,6 +304,43 @@ class Room(param.Parameterized):
             self._publish()
             self._notify(events)
             return copy.deepcopy(events)
+
+    # ------------------------------------------------------------- an outcome not known yet --
+    #: Seconds between looks at the log for a command whose answer was lost, and the longest wait.
+    SETTLE_EVERY, SETTLE_AT_MOST = 0.5, 120.0
+
+    def settle(self, unknown: OutcomeUnknown, callback: Callable[[bool | None], None]) -> None:
+        """Learn from the log whether the command whose store answer was lost (``unknown``, raised by
+        :meth:`apply`) was saved, and call ``callback(saved)`` once: True (it was, and the room shows
+        it), False (it was not and never will be: it may be given again), None (the store did not
+        answer for :attr:`SETTLE_AT_MOST` seconds). Runs on a thread of its own; ``callback`` must
+        only schedule its page's change, as room subscribers do.
+        """
+        def run() -> None:
+            deadline = time.monotonic() + self.SETTLE_AT_MOST
+            saved = None
+            while time.monotonic() < deadline:
+                try:
+                    saved = self._store.outcome(unknown)
+                except StoreError:
+                    saved = None
+                if saved is not None:
+                    break
+                time.sleep(self.SETTLE_EVERY)
+            if saved:  # the room follows its log: the events arrive by the store's own path
+                last = unknown.events[-1]["seq"]
+                while self.seq < last and time.monotonic() < deadline:
+                    try:
+                        self._heard(self._store.read(self.room_id, self.seq))
+                    except StoreError:
+                        pass
+                    if self.seq < last:
+                        time.sleep(self.SETTLE_EVERY)
+            try:
+                callback(saved)
+            except Exception:
+                log.exception("a command's outcome could not be shown")
+        threading.Thread(target=run, name=f"raisus-settle-{self.room_id}", daemon=True).start()
 
     def check(self, actor: Actor, name: str, args: dict | None = None) -> None:
         """Raise what :meth:`apply` would raise before rolling, without changing anything.

@@ -18,7 +18,7 @@ import re
 import threading
 from collections.abc import Callable, Iterable
 
-from .errors import RoomExists, SequenceConflict, StoreError, UnknownRoom
+from .errors import OutcomeUnknown, RoomExists, SequenceConflict, StoreError, UnknownRoom
 
 #: Room ids are short, URL-safe and safe in file names and SQL.
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -142,6 +142,18 @@ class Store(abc.ABC):
     @abc.abstractmethod
     def set_meta(self, room_id: str, meta: dict) -> None:
         """Replace the room's metadata (used for link hashes; never for game state)."""
+
+    def outcome(self, unknown: OutcomeUnknown) -> bool | None:
+        """Whether the append whose answer was lost (``unknown``) is in the room's log: True, False
+        (and it never will be), or None (not known yet: ask again in a moment).
+
+        Found by its first event's ``seq`` and ``cmd_id``: the log can only hold it there, and if
+        another command holds that place, this one can never land. An embedded store answers every
+        append, so for it the log alone says.
+        """
+        first = unknown.events[0]
+        found = self.read(unknown.room_id, first["seq"] - 1)[:1]
+        return bool(found) and found[0].get("cmd_id") == first.get("cmd_id")
 
     def update_meta(self, room_id: str, change: Callable[[dict], dict]) -> dict:
         """Replace the room's metadata by ``change(current)`` in one step, and return it.
