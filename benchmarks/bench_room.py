@@ -608,6 +608,7 @@ def report(phases: list[dict], heap: float | None, args) -> None:
 
 
 def main(argv=None) -> int:
+    os.environ.setdefault("RAISUS_PAGES_PER_CLIENT", "0")  # every session comes from this one address
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sessions", type=int, nargs="+", default=None, help="the Ks (default 1 10 50)")
     parser.add_argument("--rounds", type=int, default=None, help="rounds per K (default 20)")

@@ -119,6 +119,7 @@ class Server:
         env = dict(os.environ)
         env.pop("RAISUS_STORE", None)  # --store says where
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+        env.setdefault("RAISUS_PAGES_PER_CLIENT", "0")  # every session comes from this one address
         cmd = [sys.executable, "-m", "raisus_panel.cli", "serve", "--store", store_url,
                "--address", "127.0.0.1", "--port", str(self.port),
                "--allow-websocket-origin", f"127.0.0.1:{self.port}"]

@@ -54,7 +54,8 @@ def _serve(args: argparse.Namespace) -> int:
     if args.lang:
         os.environ["RAISUS_LANG"] = args.lang
     for option, variable in (("max_upload_mb", "RAISUS_MAX_UPLOAD_MB"), ("rooms_per_client", "RAISUS_ROOMS_PER_CLIENT"),
-                             ("rooms_per_server", "RAISUS_ROOMS_PER_SERVER")):
+                             ("rooms_per_server", "RAISUS_ROOMS_PER_SERVER"),
+                             ("pages_per_client", "RAISUS_PAGES_PER_CLIENT"), ("pages_per_server", "RAISUS_PAGES_PER_SERVER")):
         if getattr(args, option) is not None:
             os.environ[variable] = str(getattr(args, option))
     from raisus_panel.dashboard import redact
@@ -259,6 +260,12 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--rooms-per-server", type=int, metavar="N",
                        help="rooms the server creates or imports per hour; 0: no limit "
                             "(default: RAISUS_ROOMS_PER_SERVER or 200)")
+    serve.add_argument("--pages-per-client", type=int, metavar="N",
+                       help="pages one address may have open on a process; past it a page says so, past twice "
+                            "it the connection is closed; 0: no limit (default: RAISUS_PAGES_PER_CLIENT or 30)")
+    serve.add_argument("--pages-per-server", type=int, metavar="N",
+                       help="pages a process keeps open in all, as --pages-per-client "
+                            "(default: RAISUS_PAGES_PER_SERVER or 400)")
     replay = sub.add_parser("replay", help="print what happened in a saved contest")
     replay.add_argument("file")
     report = sub.add_parser("report", help="write the session report (one HTML file that opens offline) "

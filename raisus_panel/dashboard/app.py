@@ -15,14 +15,14 @@ from raisus_panel.room import PermissionDenied, Role, RoomRegistry, get_registry
 from raisus_panel.rules import RuleError
 from raisus_panel.ui.kit import ComponentBase, esc, schedule, served
 
-from . import redact
+from . import bounds, redact
 from .join import JoinPage
 from .keyboard import keyboard_tabs
 from .language import page_language
 from .lobby import Lobby
 from .reconnect import lang_class, watch_connection
 from .room_page import RoomPage
-from .settings import limits, query_param, store_url
+from .settings import client_address, limits, query_param, store_url
 from .wire import lean_serialisation, send_utf8, short_errors
 
 log = logging.getLogger(__name__)
@@ -152,11 +152,15 @@ def create_app(registry: RoomRegistry | None = None):
     short_errors()  # a message the server cannot apply gets a refusal, not a traceback
     lean_serialisation()  # a page's document costs less to send, byte for byte the same
     redact.install()  # link tokens never reach the log (``raisus serve`` does this before serving)
-    registry = registry or get_registry(store_url(), limits=limits())
     serve_panel_css_locally(pn.state.curdoc)
     declare_viewport(pn.state.curdoc)  # every page, refusals included: a phone shows it at its own width
+    # counted before anything is built: past the bounds a page is one pane, never a lobby or a room
+    verdict, busy = bounds.guard(pn.state.curdoc, client_address())
     try:
-        page = page_for(registry, query_param("token"))
+        if verdict != bounds.PAGE:
+            page = bounds.refusal_page(busy, page_language() or i18n.settings.lang)
+        else:
+            page = page_for(registry or get_registry(store_url(), limits=limits()), query_param("token"))
     except Exception:  # a bug or a store failure: the details go to the log, never to the browser
         log.exception("could not build a page")
         page = pn.pane.Alert(f"**{esc(t('dashboard.failed'))}**", alert_type="danger", css_classes=["raisus-failed"])
@@ -169,5 +173,6 @@ def create_app(registry: RoomRegistry | None = None):
     if pn.state.curdoc is not None:
         pn.state.curdoc.template_variables["raisus_lang"] = lang
     watch_connection(pn.state.curdoc, lang)
-    keyboard_tabs(pn.state.curdoc)  # the tabs open with Enter or Space, not only with a click
+    if verdict == bounds.PAGE:
+        keyboard_tabs(pn.state.curdoc)  # the tabs open with Enter or Space, not only with a click
     return root

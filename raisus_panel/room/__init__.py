@@ -28,8 +28,8 @@ only from :meth:`RoomSession.visible_events` and :attr:`RoomSession.checks`.
 """
 
 from .errors import (
-    NotOurDatabase, RoomChanged, RoomExists, RoomFileError, SequenceConflict, StaleCommand, StoreError,
-    UnknownRoom,
+    NotOurDatabase, OutcomeUnknown, RoomChanged, RoomExists, RoomFileError, SequenceConflict, StaleCommand,
+    StoreError, UnknownRoom,
 )
 from .events import ROOM_EVENT_TYPES, ROOM_EVENT_VERSION, visible_to
 from .commands import COMMANDS, GM_ONLY
@@ -46,5 +46,5 @@ __all__ = [
     "Actor", "COMMANDS", "GM_ONLY", "LocalRoom", "MemoryStore", "NotOurDatabase", "PermissionDenied", "ROOM_EVENT_TYPES",
     "ROOM_EVENT_VERSION", "ROOM_FORMAT", "ROOM_FORMAT_VERSION", "Role", "Room", "RoomChanged", "RoomExists",
     "RoomFileError", "RoomLinks", "RoomRegistry", "RoomSession", "SQLiteStore", "SequenceConflict", "StaleCommand",
-    "Store", "StoreError", "UnknownRoom", "authorize", "get_registry", "import_room", "read_room_file", "visible_to",
+    "OutcomeUnknown", "Store", "StoreError", "UnknownRoom", "authorize", "get_registry", "import_room", "read_room_file", "visible_to",
 ]

@@ -2,11 +2,38 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from raisus_panel.rules import RuleError, SaveFileError
 
 
 class StoreError(RuleError):
     """The room's events could not be read or written; a command that meets it changed nothing."""
+
+
+class OutcomeUnknown(StoreError):
+    """The store was asked to save a command and its answer was lost (a timeout, a cut connection).
+
+    It may have been saved or not: nothing is applied here, and nobody may be told "nothing was
+    saved". The room's log says which, by the command's id (:meth:`~.room.Room.settle`); a shared
+    store's append carries a deadline after which it can no longer land, so the answer comes.
+    """
+
+    #: The room, and the events sent (their ``seq`` and ``cmd_id`` find them in the log).
+    room_id: str = ""
+    events: list[dict[str, Any]] = []
+    #: When the append stops being able to land, on the store's clock (None: it cannot any more).
+    deadline: float | None = None
+
+    def of(self, room_id: str, events: list[dict[str, Any]], deadline: float | None) -> "OutcomeUnknown":
+        """This refusal, about the append of ``events`` to ``room_id`` (``deadline``: see above)."""
+        self.room_id, self.events, self.deadline = room_id, list(events), deadline
+        return self
+
+    @property
+    def command_id(self) -> str:
+        """The id of the command whose outcome is not known."""
+        return self.events[0]["cmd_id"] if self.events else ""
 
 
 class NotOurDatabase(StoreError):

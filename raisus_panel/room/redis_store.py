@@ -33,7 +33,7 @@ from urllib.parse import urlsplit
 
 from raisus_panel.rules.errors import Phrase
 
-from .errors import NotOurDatabase, RoomExists, SequenceConflict, StoreError, UnknownRoom
+from .errors import NotOurDatabase, OutcomeUnknown, RoomExists, SequenceConflict, StoreError, UnknownRoom
 from .store import Store, check_room_id, check_sequence, encode_event, room_exists
 
 log = logging.getLogger(__name__)
@@ -89,6 +89,45 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('SET', KEYS[1], ARGV[3])
 redis.call('PUBLISH', ARGV[1], ARGV[2] .. ' meta')
 return 1
+"""
+
+
+# Presence: a sorted set of page keys scored by when they expire (Redis's clock) and a hash of their
+# entries. KEYS: pages, entries; ARGV: channel, room id, ttl (s), key, entry JSON (none: forget it)
+_PRESENCE_LUA = """
+local now = redis.call('TIME')
+local t = tonumber(now[1]) + tonumber(now[2]) / 1e6
+if ARGV[5] then
+  redis.call('ZADD', KEYS[1], t + tonumber(ARGV[3]), ARGV[4])
+  redis.call('HSET', KEYS[2], ARGV[4], ARGV[5])
+else
+  redis.call('ZREM', KEYS[1], ARGV[4])
+  redis.call('HDEL', KEYS[2], ARGV[4])
+end
+local keep = math.ceil(2 * tonumber(ARGV[3]))
+redis.call('EXPIRE', KEYS[1], keep)
+redis.call('EXPIRE', KEYS[2], keep)
+redis.call('PUBLISH', ARGV[1], ARGV[2] .. ' presence')
+return 1
+"""
+
+# KEYS: pages, entries. Returns key, entry, key, entry... of the pages not expired (the others removed).
+_PRESENT_LUA = """
+local now = redis.call('TIME')
+local t = tonumber(now[1]) + tonumber(now[2]) / 1e6
+local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', t)
+if #gone > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', t)
+  redis.call('HDEL', KEYS[2], unpack(gone))
+end
+local keys = redis.call('ZRANGE', KEYS[1], 0, -1)
+local out = {}
+if #keys == 0 then return out end
+local entries = redis.call('HMGET', KEYS[2], unpack(keys))
+for i, key in ipairs(keys) do
+  if entries[i] then out[#out + 1] = key; out[#out + 1] = entries[i] end
+end
+return out
 """
 
 
@@ -154,6 +193,10 @@ class RedisStore(Store):
         self._create = self._r.register_script(_CREATE_LUA)
         self._append = self._r.register_script(_APPEND_LUA)
         self._set_meta = self._r.register_script(_SET_META_LUA)
+        self._presence = self._r.register_script(_PRESENCE_LUA)
+        self._present_script = self._r.register_script(_PRESENT_LUA)
+        self._announced: dict[tuple[str, str], str] = {}  # this process's pages: renewed by the listener
+        self._announced_lock = threading.Lock()
         self._clock_offset = 0.0  # Redis's clock minus ours, measured by _check_database
         self._check_database()
         self._listener: _Listener | None = None
@@ -243,10 +286,21 @@ class RedisStore(Store):
         last = check_sequence(events, first - 1)
         lines = [encode_event(e) for e in events]
         meta_key, seq_key, stream_key = self._keys(room_id)
-        status, stored = self._call(_APPEND, lambda: self._append(
-            keys=[meta_key, seq_key, stream_key],
-            args=[self.channel, room_id, first - 1,
-                  repr(time.time() + self._clock_offset + self._timeout / 2), *lines]))
+        deadline = time.time() + self._clock_offset + self._timeout / 2
+        redis = _redis()
+        try:  # a pipeline's MULTI is not used: the script is one step, and its deadline guards a late run
+            status, stored = self._call(_APPEND, lambda: self._append(
+                keys=[meta_key, seq_key, stream_key], args=[self.channel, room_id, first - 1, repr(deadline), *lines]))
+        except StoreError as exc:
+            cause = exc.__context__
+            never_sent = not isinstance(cause, (redis.ConnectionError, redis.TimeoutError)) or \
+                "connecting to" in str(cause).lower()  # no connection was made: nothing went out
+            if exc.key != "error.store.unavailable" or never_sent:
+                raise  # refused, or never sent: nothing was saved
+            # sent, and the answer lost: it may have landed before its deadline
+            unknown = OutcomeUnknown("The room store did not answer in time: it is not known yet whether this "
+                                     "was saved. Checking the room's log…", key="error.store.outcome_unknown")
+            raise unknown.of(room_id, events, deadline) from None
         if status == 3:
             raise unavailable()
         if status == 1:
@@ -256,6 +310,23 @@ class RedisStore(Store):
                                    "wrote to this room at the same moment.", key="error.store.sequence",
                                    seq=repr(first), last=int(stored))
         return last
+
+    def outcome(self, unknown: OutcomeUnknown) -> bool | None:
+        """See :meth:`Store.outcome`: on Redis's clock, an append not in the log once its deadline
+        passed can never land (its script refuses itself), so the answer is then final."""
+        _, _, stream_key = self._keys(unknown.room_id)
+        first = unknown.events[0]
+
+        def look():
+            pipe = self._r.pipeline(transaction=True)  # one moment: the clock and the log together
+            pipe.time()
+            pipe.xrange(stream_key, min=f"{first['seq']}-0", max=f"{first['seq']}-0")
+            return pipe.execute()
+        (seconds, micros), entries = self._call(_READ, look)
+        if entries:
+            return json.loads(entries[0][1][b"e"]).get("cmd_id") == first.get("cmd_id")
+        late = unknown.deadline is None or seconds + micros / 1e6 > unknown.deadline
+        return False if late else None
 
     def read(self, room_id: str, from_seq: int = 0) -> list[dict]:
         """See :meth:`Store.read`."""
@@ -341,6 +412,55 @@ class RedisStore(Store):
         self._call(_LIMITS, lambda: self._r.pipeline().zadd(key, {member: when})
                    .expire(key, max(1, math.ceil(keep))).execute())
 
+    # -- presence, shared by every process ------------------------------------------------------
+    def _presence_keys(self, room_id: str) -> list[str]:
+        base = f"{self.prefix}room:{room_id}"
+        return [f"{base}:pages", f"{base}:page_entries"]
+
+    def note_presence(self, room_id: str, key: str, entry: dict) -> None:
+        """See :meth:`Store.note_presence`: in Redis, renewed by this process every
+        :attr:`~_Listener.HEARTBEAT` seconds while the page is connected; every process hears of it."""
+        text = json.dumps(entry, ensure_ascii=False, sort_keys=True)
+        with self._announced_lock:
+            self._announced[(room_id, str(key))] = text
+        self._ensure_listener()
+        self._call(_META, lambda: self._presence(keys=self._presence_keys(room_id),
+                                                 args=[self.channel, room_id, self.PRESENCE_TTL, str(key), text]))
+
+    def forget_presence(self, room_id: str, key: str) -> None:
+        """See :meth:`Store.forget_presence`."""
+        with self._announced_lock:
+            self._announced.pop((room_id, str(key)), None)
+        self._call(_META, lambda: self._presence(keys=self._presence_keys(room_id),
+                                                 args=[self.channel, room_id, self.PRESENCE_TTL, str(key)]))
+
+    def present(self, room_id: str) -> dict[str, dict]:
+        """See :meth:`Store.present`: the pages of every process, those not renewed in time left out."""
+        flat = self._call(_READ, lambda: self._present_script(keys=self._presence_keys(room_id)))
+        return {flat[i].decode(): json.loads(flat[i + 1]) for i in range(0, len(flat), 2)}
+
+    def _renew_presence(self) -> None:
+        """Renew this process's pages (the listener's heartbeat), and let rooms re-read who is here:
+        another process's pages drop out once it stopped renewing them."""
+        with self._announced_lock:
+            announced = list(self._announced.items())
+        if announced:
+            def renew():
+                pipe = self._r.pipeline(transaction=False)
+                for (room_id, key), text in announced:
+                    for name, value in zip(self._presence_keys(room_id), (None, text)):
+                        if value is None:
+                            pipe.zadd(name, {key: time.time() + self._clock_offset + self.PRESENCE_TTL})
+                        else:
+                            pipe.hset(name, key, value)
+                        pipe.expire(name, math.ceil(2 * self.PRESENCE_TTL))
+                pipe.execute()
+            self._call(_META, renew)
+        with self._presence_lock:
+            rooms = list(self._presence_callbacks)
+        for room_id in rooms:
+            self._presence_changed(room_id)
+
     def _times_key(self, name: str) -> str:
         return f"{self.prefix}times:{name}"
 
@@ -413,6 +533,8 @@ class _Listener:
     RETRY = 0.5
     #: Seconds the thread waits for a message before it checks whether it should stop.
     POLL = 0.25
+    #: Seconds between renewals of this process's pages' presence (well within ``PRESENCE_TTL``).
+    HEARTBEAT = 4.0
 
     def __init__(self, store: RedisStore):
         self.store = store
@@ -470,10 +592,14 @@ class _Listener:
                     log.info("the room store is reachable again")
                     self.store._status(True)
                 self._catch_up_all()
+                beat = time.monotonic() + self.HEARTBEAT
                 while not self._stopped.is_set():
                     message = self._pubsub.get_message(timeout=self.POLL)
                     if message is not None and message.get("type") == "message":
                         self._heard(message["data"].decode())
+                    if time.monotonic() >= beat:
+                        beat = time.monotonic() + self.HEARTBEAT
+                        self.store._renew_presence()
             except (redis.ConnectionError, redis.TimeoutError, OSError, StoreError) as exc:
                 if isinstance(exc, StoreError) and exc.key != "error.store.unavailable":
                     log.error("the room store's listener could not read a room: %s", exc)
@@ -498,6 +624,9 @@ class _Listener:
 
     def _heard(self, data: str) -> None:
         room_id, _, what = data.partition(" ")
+        if what == "presence":
+            self.store._presence_changed(room_id)
+            return
         if what == "meta":
             with self._lock:
                 callbacks = list(self._meta)

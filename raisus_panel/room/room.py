@@ -36,7 +36,7 @@ from raisus_panel.rules.dice import DiceSource, new_client_seed
 from raisus_panel.rules.validation import clean_name
 
 from .commands import ROOM_TITLE, Command, Context, parse_command
-from .errors import RoomChanged, SequenceConflict
+from .errors import OutcomeUnknown, RoomChanged, SequenceConflict, StoreError
 from .events import Event, room_event, stamp, undone_event, visible_to
 from .permissions import authorize
 from .projection import RoomState, apply_event, contest_summary, effective, follow_events, project, round_open_of
@@ -147,8 +147,9 @@ class Room(RoomDice, param.Parameterized):
         The players who joined: player id -> name.""")
 
     presence = param.Dict(default={}, doc="""
-        Who is connected now: session id -> {role, player_id, name, since}. Not saved: after a
-        restart nobody is connected until they come back.""")
+        Who is connected now, through any server process of the room's store: session id ->
+        {role, player_id, name, since}. Not in the log: after a restart nobody is connected until
+        they come back.""")
 
     round_open = param.Boolean(default=False, doc="""
         True while the GM lets the players roll the current round (``open_round``). It closes by
@@ -180,6 +181,8 @@ class Room(RoomDice, param.Parameterized):
         self._state = RoomState(self.dice, dice_for=self._contest_dice)
         # check()'s answers for the current state: (actor key, command, arguments) -> refusal or None
         self._checked: dict[tuple[Any, ...], RuleError | None] = {}
+        self._here: dict[str, dict[str, Any]] = {}  # this process's connected pages (see connect)
+        self._follow_presence(store)
         with self._lock:
             if store.shared:  # follow first, so nothing appended between the read and now is missed
                 self._follow(store)
@@ -304,6 +307,43 @@ class Room(RoomDice, param.Parameterized):
             self._publish()
             self._notify(events)
             return copy.deepcopy(events)
+
+    # ------------------------------------------------------------- an outcome not known yet --
+    #: Seconds between looks at the log for a command whose answer was lost, and the longest wait.
+    SETTLE_EVERY, SETTLE_AT_MOST = 0.5, 120.0
+
+    def settle(self, unknown: OutcomeUnknown, callback: Callable[[bool | None], None]) -> None:
+        """Learn from the log whether the command whose store answer was lost (``unknown``, raised by
+        :meth:`apply`) was saved, and call ``callback(saved)`` once: True (it was, and the room shows
+        it), False (it was not and never will be: it may be given again), None (the store did not
+        answer for :attr:`SETTLE_AT_MOST` seconds). Runs on a thread of its own; ``callback`` must
+        only schedule its page's change, as room subscribers do.
+        """
+        def run() -> None:
+            deadline = time.monotonic() + self.SETTLE_AT_MOST
+            saved = None
+            while time.monotonic() < deadline:
+                try:
+                    saved = self._store.outcome(unknown)
+                except StoreError:
+                    saved = None
+                if saved is not None:
+                    break
+                time.sleep(self.SETTLE_EVERY)
+            if saved:  # the room follows its log: the events arrive by the store's own path
+                last = unknown.events[-1]["seq"]
+                while self.seq < last and time.monotonic() < deadline:
+                    try:
+                        self._heard(self._store.read(self.room_id, self.seq))
+                    except StoreError:
+                        pass
+                    if self.seq < last:
+                        time.sleep(self.SETTLE_EVERY)
+            try:
+                callback(saved)
+            except Exception:
+                log.exception("a command's outcome could not be shown")
+        threading.Thread(target=run, name=f"raisus-settle-{self.room_id}", daemon=True).start()
 
     def check(self, actor: Actor, name: str, args: dict[str, Any] | None = None) -> None:
         """Raise what :meth:`apply` would raise before rolling, without changing anything.
@@ -640,19 +680,56 @@ class Room(RoomDice, param.Parameterized):
                 log.exception("a room subscriber failed")
 
     def connect(self, actor: Actor, session_id: str) -> None:
-        """Mark a session as present (anyone may, spectators included). Not an event: not saved."""
+        """Mark a session as present (anyone may, spectators included). Not an event: not saved.
+
+        Presence is the room's, not this process's: it is kept in the store, where every process of
+        a shared store sees it (:meth:`Store.note_presence`). While the store cannot be reached,
+        this process's own pages are still shown.
+        """
         if not isinstance(actor, Actor):
             raise PermissionDenied("A room session needs an Actor.", key="error.room.session_actor")
+        entry = {"role": actor.role.value, "player_id": actor.player_id, "name": actor.name,
+                 "since": round(time.time(), 3)}
         with self._lock:
-            entry = {"role": actor.role.value, "player_id": actor.player_id, "name": actor.name,
-                     "since": round(time.time(), 3)}
-            self.presence = {**self.presence, str(session_id): entry}
+            self._here = {**self._here, str(session_id): entry}
+        try:
+            self._store.note_presence(self.room_id, str(session_id), entry)
+        except StoreError:
+            log.warning("room %s: the store could not note a page's presence", self.room_id)
+        self._show_presence()
 
     def disconnect(self, session_id: str) -> None:
         """Forget a session's presence (calling it twice is harmless)."""
         with self._lock:
-            if str(session_id) in self.presence:
-                self.presence = {k: v for k, v in self.presence.items() if k != str(session_id)}
+            if str(session_id) not in self._here:
+                return
+            self._here = {k: v for k, v in self._here.items() if k != str(session_id)}
+        try:
+            self._store.forget_presence(self.room_id, str(session_id))
+        except StoreError:  # its entry expires by itself, not renewed any more
+            log.warning("room %s: the store could not forget a page's presence", self.room_id)
+        self._show_presence()
+
+    def _show_presence(self) -> None:
+        """Set :attr:`presence` to who is here through any process (the store's), with this process's pages."""
+        try:
+            shared = self._store.present(self.room_id)
+        except StoreError:
+            shared = {}
+        with self._lock:
+            present = {**shared, **self._here}
+            if present != self.presence:
+                self.presence = present
+
+    def _follow_presence(self, store: Store) -> None:
+        """Re-read who is here whenever the store says it may have changed (another process's page)."""
+        show = weakref.WeakMethod(self._show_presence)
+
+        def changed() -> None:
+            method = show()
+            if method is not None:
+                method()
+        weakref.finalize(self, store.on_presence(self.room_id, changed))
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}({self.room_id!r}, title={self._state.title!r}, seq={len(self._events)}, "

@@ -13,16 +13,19 @@ from __future__ import annotations
 import abc
 import copy
 import json
+import logging
 import re
 import threading
 from collections.abc import Callable, Iterable
 
-from .errors import RoomExists, SequenceConflict, StoreError, UnknownRoom
+from .errors import OutcomeUnknown, RoomExists, SequenceConflict, StoreError, UnknownRoom
 
 #: Room ids are short, URL-safe and safe in file names and SQL.
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 StoreCallback = Callable[[str, list[dict]], None]
+
+log = logging.getLogger(__name__)
 
 
 def check_room_id(room_id) -> str:
@@ -102,6 +105,9 @@ class Store(abc.ABC):
         self._sub_lock = threading.Lock()
         self._next_sub = 0
         self._times = LocalTimes()  # see note_time; shared stores keep them themselves
+        self._present: dict[str, dict[str, dict]] = {}  # room -> session key -> entry (see note_presence)
+        self._presence_callbacks: dict[str, list[Callable[[], None]]] = {}
+        self._presence_lock = threading.Lock()
 
     @abc.abstractmethod
     def create_room(self, room_id: str, meta: dict, events: Iterable[dict] = ()) -> None:
@@ -136,6 +142,18 @@ class Store(abc.ABC):
     @abc.abstractmethod
     def set_meta(self, room_id: str, meta: dict) -> None:
         """Replace the room's metadata (used for link hashes; never for game state)."""
+
+    def outcome(self, unknown: OutcomeUnknown) -> bool | None:
+        """Whether the append whose answer was lost (``unknown``) is in the room's log: True, False
+        (and it never will be), or None (not known yet: ask again in a moment).
+
+        Found by its first event's ``seq`` and ``cmd_id``: the log can only hold it there, and if
+        another command holds that place, this one can never land. An embedded store answers every
+        append, so for it the log alone says.
+        """
+        first = unknown.events[0]
+        found = self.read(unknown.room_id, first["seq"] - 1)[:1]
+        return bool(found) and found[0].get("cmd_id") == first.get("cmd_id")
 
     def update_meta(self, room_id: str, change: Callable[[dict], dict]) -> dict:
         """Replace the room's metadata by ``change(current)`` in one step, and return it.
@@ -178,6 +196,57 @@ class Store(abc.ABC):
     def note_time(self, name: str, when: float, keep: float) -> None:
         """Note the time ``when`` under ``name``, to be counted for ``keep`` seconds."""
         self._times.note_time(name, when, keep)
+
+    # -- presence: who is connected to a room now ------------------------------------------------
+    #: Seconds a shared store keeps a connected page without hearing from its process again.
+    PRESENCE_TTL = 15.0
+
+    def note_presence(self, room_id: str, key: str, entry: dict) -> None:
+        """Show the page ``key`` (a browser session's id) as connected to the room, as ``entry``.
+
+        Who is at the table is the room's, not one process's: every process of a shared store sees
+        it (:meth:`present`), and a process that stops renewing its pages' entries (it died) loses
+        them after :attr:`PRESENCE_TTL`. Not a game event: never in the log.
+        """
+        with self._presence_lock:
+            self._present.setdefault(room_id, {})[str(key)] = dict(entry)
+        self._presence_changed(room_id)
+
+    def forget_presence(self, room_id: str, key: str) -> None:
+        """The page ``key`` left the room (twice is harmless)."""
+        with self._presence_lock:
+            gone = self._present.get(room_id, {}).pop(str(key), None)
+        if gone is not None:
+            self._presence_changed(room_id)
+
+    def present(self, room_id: str) -> dict[str, dict]:
+        """Who is connected to the room now, through any process: page key -> entry."""
+        with self._presence_lock:
+            return {k: dict(v) for k, v in self._present.get(room_id, {}).items()}
+
+    def on_presence(self, room_id: str, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call ``callback()`` when the room's presence may have changed (read it with :meth:`present`);
+        returns a remover. It runs on the thread that changed it, or a shared store's listener."""
+        with self._presence_lock:
+            self._presence_callbacks.setdefault(room_id, []).append(callback)
+
+        def remove() -> None:
+            with self._presence_lock:
+                callbacks = self._presence_callbacks.get(room_id, [])
+                if callback in callbacks:
+                    callbacks.remove(callback)
+                if not callbacks:
+                    self._presence_callbacks.pop(room_id, None)
+        return remove
+
+    def _presence_changed(self, room_id: str) -> None:
+        with self._presence_lock:
+            callbacks = list(self._presence_callbacks.get(room_id, []))
+        for callback in callbacks:
+            try:
+                callback()
+            except Exception:  # one broken room must not stop another's page
+                log.exception("a presence callback failed")
 
     def close(self) -> None:
         """Release files and connections. The store cannot be used afterwards."""

@@ -22,6 +22,7 @@ from panel.viewable import Layoutable
 from raisus_panel import i18n
 from raisus_panel.i18n import LANGUAGES
 
+from raisus_panel.room import OutcomeUnknown
 from raisus_panel.rules import RuleError
 
 from . import _batch
@@ -588,6 +589,9 @@ class ComponentBase(pn.viewable.Viewer):
         """Give a command; show a refusal in place (nothing changed) and return None, else the result."""
         try:
             result = self.actions.act(command, **args)
+        except OutcomeUnknown as exc:  # sent, answer lost: say so, and learn from the room's log which it was
+            self._show_unknown(exc)
+            return None
         except RuleError as exc:  # the room's PermissionDenied is one
             self._show_error(exc)
             # The controls the person just changed (a picker, a box) show what they asked for, which
@@ -602,11 +606,24 @@ class ComponentBase(pn.viewable.Viewer):
         self._clear_error()
         return result
 
+    def _show_unknown(self, exc) -> None:
+        """"Not known yet: checking", in place, until the room's log says whether the command was saved."""
+        self._error.param.update(object=md_esc(self._explain(exc)), alert_type="warning", visible=True)
+        shown = self._error.object
+        self.actions.settle(exc, lambda saved: self._schedule(self._show_settled, saved, shown))
+
+    def _show_settled(self, saved, asked: str) -> None:
+        if self._error.object != asked:  # something newer is shown there already
+            return
+        key, kind = {True: ("outcome.saved", "success"), False: ("outcome.not_saved", "danger")}.get(
+            saved, ("outcome.still_unknown", "warning"))
+        self._error.param.update(object=md_esc(self._t(key)), alert_type=kind, visible=True)
+
     def _show_error(self, exc) -> None:
         """Show a refusal in place, in this component's language."""
         message = self._explain(exc)
         self._error.param.update(object=f"**{md_esc(self._t('error.refused'))}** {md_esc(message)}",
-                                 visible=True)
+                                 alert_type="danger", visible=True)
 
     def _clear_error(self) -> None:
         if "_error_pane" in self.__dict__ and self._error.visible:

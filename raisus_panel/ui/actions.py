@@ -247,6 +247,12 @@ class Actions(param.Parameterized):
             return self.character(saved)
         return events
 
+    def settle(self, unknown, callback) -> None:
+        """Learn whether the command whose store answer was lost (``unknown``, an
+        :class:`~raisus_panel.room.OutcomeUnknown` raised by :meth:`act`) was saved: ``callback(saved)``
+        once, on another thread, with True, False or None (still not known; see ``Room.settle``)."""
+        self._session.room.settle(unknown, callback)
+
     def why_not_error(self, command: str, /, **args) -> RuleError | None:
         """The refusal ``command`` with ``args`` would meet now, or None.
 

@@ -1,0 +1,53 @@
+"""Issue 21 (faults and abuse): a click whose store answer is lost says "not known yet", then what happened.
+
+A real ``raisus serve`` on a real ``redis-server``, reached through a TCP relay (``tests/room``'s
+:class:`StallingRelay`) that holds Redis's answers, as a network stall does: the GM's "open the
+round" reaches Redis and is saved, its answer is lost. The page says it is not known yet whether it
+was saved -- not "nothing was saved" -- and, once Redis's answers flow again, that it was, with the
+round open on the page.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from raisus_panel.i18n import t as tr
+
+from ..room.test_outcome_unknown import StallingRelay
+from .conftest import shot
+from .helpers import expect
+from .test_scale_out import seed, served
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def relay(redis_server, redis_url):
+    made = StallingRelay(redis_server.port)
+    yield made
+    made.stalled.clear()
+    made.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_click_whose_answer_was_lost_is_told_not_known_yet_then_saved(relay, redis_url, new_page, lang):
+    links = seed(redis_url)
+    server = served(relay.url)
+    server.start()
+    try:
+        gm = new_page(f"{server.url}/dashboard?token={links['gm']}&lang={lang}")
+        expect(gm.locator(".raisus-room-title")).to_contain_text("Gina", timeout=30_000)
+        relay.stalled.set()
+        gm.get_by_role("button", name=tr("contest.open_round", lang), exact=True).click()
+        told = gm.get_by_text(tr("error.store.outcome_unknown", lang))
+        expect(told).to_be_visible(timeout=30_000)
+        expect(gm.get_by_text(tr("error.store.unavailable", lang))).to_have_count(0)  # never "nothing was saved"
+        shot(gm, f"outcome-unknown-checking-{lang}")
+        relay.stalled.clear()
+        expect(gm.get_by_text(tr("outcome.saved", lang))).to_be_visible(timeout=40_000)
+        # the round is open on the page: the GM's button to open it is gone
+        expect(gm.get_by_role("button", name=tr("contest.open_round", lang), exact=True)).to_have_count(0)
+        shot(gm, f"outcome-unknown-saved-{lang}")
+    finally:
+        relay.stalled.clear()
+        server.kill()
