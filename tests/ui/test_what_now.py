@@ -14,7 +14,7 @@ from raisus_panel.rules import Character, Contest, ScriptedDice
 from raisus_panel.ui import Actions, ContestTable, ContestView, WhatNow
 from raisus_panel.ui._base import esc
 
-from .conftest import click, duel, free_trio_vs_ogre, team_vs_ogre
+from .conftest import click, confirm, duel, free_trio_vs_ogre, team_vs_ogre
 
 ROLES = ("gm", "ann", "bob", "spectator")
 
@@ -333,6 +333,7 @@ def test_contest_ended_the_winners_write_the_fates_then_the_gm_closes_it():
     assert lines["spectator"] == over
     assert lines["bob"] == tuple(f"{w} {n}" for w, n in zip(over, not_in))
     click(table.pages["gm"]._close)
+    confirm(table.pages["gm"]._close_confirm)
     assert table.room.contest is None
     assert table.lines()["ann"][0] == "결투 is closed: waiting for the GM to start the next contest."
 
@@ -374,6 +375,7 @@ def test_the_notebook_table_to_the_end():
     assert agree(table, actions) == ("Contest over: restore spent dice if you like, then close the contest.",
                                      "대결이 끝났습니다. 필요하면 잃은 주사위를 회복시킨 뒤 대결을 닫으세요.")
     click(table._close)
+    confirm(table._close_confirm)
     assert agree(table, actions) == ("Brawl is closed: start the next contest in the form below.",
                                      "Brawl은 끝났습니다. 아래 양식에서 다음 대결을 시작하세요.")
 
