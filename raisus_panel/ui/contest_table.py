@@ -137,6 +137,8 @@ class ContestTable(ComponentBase):
             widget.param.watch(lambda e: self._end_confirm.cancel(), "value")
         # a new contest
         self._setup_title = HTML()
+        # under a finished contest still on the table the form is for the next one, and says so
+        self._setup_note = HTML(visible=False, sizing_mode="stretch_width", css_classes=["raisus-next-note"])
         self._setup_name = pn.widgets.TextInput(sizing_mode="stretch_width")
         self._setup_sides = [pn.widgets.CheckBoxGroup(options={}, value=[], inline=False) for _ in (0, 1)]
         # a CheckBoxGroup does not show its name: each side's list gets a header
@@ -146,7 +148,7 @@ class ContestTable(ComponentBase):
         self._start.on_click(lambda e: self.start())
         for widget in (*self._setup_sides, self._setup_name, self._setup_single):
             widget.param.watch(lambda e: self._offer_start(), "value")
-        self._setup_box = pn.Column(self._setup_title, self._setup_name,
+        self._setup_box = pn.Column(self._setup_title, self._setup_note, self._setup_name,
                                     wrap(*(pn.Column(title, box) for title, box
                                            in zip(self._setup_side_titles, self._setup_sides))),
                                     self._setup_single, self._start, self._why_line(self._start),
@@ -262,7 +264,7 @@ class ContestTable(ComponentBase):
         self._end.name = t("contest.end")
         self._close_confirm.relabel(t("confirm.close"), t("confirm.yes.close"), t("confirm.cancel"))
         self._relabel_end_confirm()
-        self._setup_title.object = f"<h3>{esc(t('contest.new'))}</h3>"
+        self._show_setup_title()
         self._setup_name.param.update(name=t("contest.name"), placeholder=t("contest.name_placeholder"))
         for s in (0, 1):
             self._setup_sides[s].name = t(f"side.{s}")
@@ -430,7 +432,9 @@ class ContestTable(ComponentBase):
         contest = self.contest
         self._builder_box.visible = self.show_team_builders and contest is not None
         self._play_box.visible = self._header.visible = contest is not None
+        # never under a contest in play: only with none, or for the next one under a finished one
         self._setup_box.visible = contest is None or (contest.status == "ended" and not self.learner_view)
+        self._show_setup_title()
         self._sync_setup()
         if contest is None:
             return
@@ -537,6 +541,16 @@ class ContestTable(ComponentBase):
             rows.append(row["view"])
         self._fate_rows = {k: v for k, v in self._fate_rows.items() if k in owed}
         set_objects(self._fates_box, rows)
+
+    def _show_setup_title(self) -> None:
+        t, contest = self._t, self.contest
+        after = contest is not None and contest.status == "ended"
+        title = f"<h3>{esc(t('contest.next' if after else 'contest.new'))}</h3>"
+        note = f"<p><small>{esc(t('contest.next_closes', name=contest.name))}</small></p>" if after else ""
+        if self._setup_title.object != title:
+            self._setup_title.object = title
+        if self._setup_note.object != note or self._setup_note.visible != after:
+            self._setup_note.param.update(object=note, visible=after)
 
     def _sync_setup(self) -> None:
         chars = self.actions.all_characters()
