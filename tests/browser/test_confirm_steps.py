@@ -17,7 +17,7 @@ from raisus_panel import i18n
 from raisus_panel.room import RoomRegistry, SQLiteStore
 
 from .conftest import Server, shot
-from .helpers import Guard, button, expect, t, tab
+from .helpers import Guard, button, expect, shot_of, t, tab
 from .table_pages import PHONE
 
 
@@ -194,7 +194,7 @@ def test_dropping_out_asks_first_and_a_yes_on_a_changed_table_is_refused(served,
     finger_sized(yes)
     finger_sized(kb(sam, "confirm.cancel", lang))
     question.scroll_into_view_if_needed()
-    shot(sam, f"confirm-drop-out-phone-{lang}")
+    shot_of(sam.locator(".raisus-unit-card").first, f"confirm-drop-out-phone-{lang}")
     if lang == "ko":
         kb(sam, "confirm.cancel", lang).click()
         expect(question).to_be_hidden()

@@ -83,7 +83,7 @@ def test_dropping_out_asks_first_in_both_languages_and_names_the_member():
     assert step.yes_label == "Yes, Tim drops out" and "Tim" in step.question
     ann_table.lang = "ko"
     assert step.yes_label == "네, Tim 탈퇴" and step.cancel_label == "취소"
-    assert step.question.startswith("Tim을 팀에서 탈퇴")  # "Tim": 을 after a final consonant
+    assert step.question.startswith("Tim을 팀에서 뺄까요?")  # "Tim": 을 after a final consonant
     confirm(step)
     assert room.contest.is_dropped(tim)
 
