@@ -3,7 +3,8 @@ and removing a player.
 
 Every action goes through the :class:`~raisus_panel.room.RoomRegistry`, which refuses anyone but the
 GM; this view only shows the GM's buttons. A new link is shown once, as at the room's creation: only
-its hash is kept.
+its hash is kept. None of these can be undone (an old link stops working at once), so each button asks
+"Are you sure?" inline first (:class:`~raisus_panel.ui._confirm.ConfirmStep`).
 """
 
 from __future__ import annotations

@@ -49,7 +49,10 @@ class ContestTable(ComponentBase):
     buttons, each enabled when the room lets them.) The GM's table has them on every card. A
     tutorial's first table (``learner_view``) leaves out the GM tools a first game does not need.
     Every click is a command through ``actions``; a refusal is shown (in the table's language) and
-    changes nothing. Buttons are enabled only when ``actions.why_not_error`` says the command would be
+    changes nothing. Dropping out, ending and closing the contest ask "Are you sure?" inline first
+    (:class:`~raisus_panel.ui._confirm.ConfirmStep`): their player cannot take them back (only the GM's
+    undo can, and only while nothing came after). Under a finished contest, the setup form is titled
+    for the next contest and says that starting it closes this one; under a contest in play it is hidden. Buttons are enabled only when ``actions.why_not_error`` says the command would be
     accepted (a dry run of the rules' own command); a disabled button tells why on hover. With no
     contest (or after one), a setup form starts a new one from the table's characters.
 
