@@ -18,7 +18,7 @@ from raisus_panel.room import RoomRegistry, SQLiteStore
 
 from .conftest import Server, shot
 from .helpers import Guard, button, expect, shot_of, t, tab
-from .table_pages import PHONE
+from .table_pages import PHONE, axe_violations, describe, require_axe
 
 
 @pytest.fixture(scope="module")
@@ -124,6 +124,9 @@ def test_removing_a_player_asks_first_and_cancel_keeps_them(served, new_page):
     expect(question).to_be_visible()
     expect(button(gm, "confirm.yes.revoke", name="Sam")).to_be_visible()
     shot(gm, "confirm-remove-desktop-en")
+    require_axe()  # the open question is as readable as the rest of the page
+    found = axe_violations(gm)
+    assert not found, describe(found)
     button(gm, "confirm.cancel").click()
     expect(question).to_be_hidden()
     gm.wait_for_timeout(500)
