@@ -74,8 +74,9 @@ class ConfirmStep(pn.viewable.Viewer):
         self._seen = seen
         self._ready = ready
         self.decided_on: int | None = None
-        self._question = HTML(sizing_mode="stretch_width", stylesheets=[_QUESTION_CSS],
-                              styles={"flex": "1 1 220px", "min-width": "0"})
+        # as wide as its words (up to a line's measure): Yes and Cancel follow it, not the far edge
+        self._question = HTML(stylesheets=[_QUESTION_CSS],
+                              styles={"flex": "0 1 auto", "min-width": "0", "max-width": "48em"})
         kw = style("danger")
         self._yes = pn.widgets.Button(**{**kw, "stylesheets": [*kw["stylesheets"], _CONFIRM_CSS]},
                                       css_classes=["raisus-confirm-yes"])
