@@ -3,7 +3,8 @@ and removing a player.
 
 Every action goes through the :class:`~raisus_panel.room.RoomRegistry`, which refuses anyone but the
 GM; this view only shows the GM's buttons. A new link is shown once, as at the room's creation: only
-its hash is kept.
+its hash is kept. None of these can be undone (an old link stops working at once), so each button asks
+"Are you sure?" inline first (:class:`~raisus_panel.ui._confirm.ConfirmStep`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import panel as pn
 import param
 
 from raisus_panel.room.registry import LinkSession, RoomLinks
-from raisus_panel.ui.kit import HTML, Button, ComponentBase, esc, md_esc, style
+from raisus_panel.ui.kit import HTML, Button, ComponentBase, ConfirmStep, esc, md_esc, style
 
 from .link_card import LinkCard
 from .settings import app_base_url
@@ -43,15 +44,17 @@ class LinkManager(ComponentBase):
     def _build(self) -> None:
         self._heading = HTML(sizing_mode="stretch_width")
         self._reissue = pn.widgets.Button(**style("light", outline=True), css_classes=["raisus-reissue"])
-        self._reissue.on_click(lambda e: self._do_reissue())
+        # every link action here is final (old links stop working at once): each is asked once more
+        self._reissue_confirm = ConfirmStep(self._reissue, lambda _: self._do_reissue())
         self._reissue_help = HTML(sizing_mode="stretch_width", css_classes=["raisus-help"])
         self._replace = pn.widgets.Button(**style("danger", outline=True), css_classes=["raisus-replace-gm"])
-        self._replace.on_click(lambda e: self._do_replace())
+        self._replace_confirm = ConfirmStep(self._replace, lambda _: self._do_replace())
         self._replace_help = HTML(sizing_mode="stretch_width", css_classes=["raisus-help"])
         self._fresh = pn.Column(sizing_mode="stretch_width", css_classes=["raisus-fresh-links"])
         self._players_heading = HTML(sizing_mode="stretch_width")
         self._players = pn.Column(sizing_mode="stretch_width", css_classes=["raisus-players"])
-        self._rows: dict[str, tuple] = {}  # player id -> (label, remove, new link, row): kept, changed in place
+        # player id -> (label, remove, new link, their confirmations, row): kept, changed in place
+        self._rows: dict[str, tuple] = {}
         # hand a character to another player (or to the GM, as an NPC): the room's update_character
         self._hand_heading = HTML(sizing_mode="stretch_width")
         self._hand_char = pn.widgets.Select(width=240, css_classes=["raisus-hand-character"])
@@ -66,7 +69,9 @@ class LinkManager(ComponentBase):
             self._heading, self._error, self._info,
             # rows that wrap: on a phone the help goes under its button
             pn.FlexBox(self._reissue, self._reissue_help, flex_wrap="wrap", align_items="center"),
+            self._reissue_confirm,
             pn.FlexBox(self._replace, self._replace_help, flex_wrap="wrap", align_items="center"),
+            self._replace_confirm,
             self._fresh, self._players_heading, self._players, self._hand_heading,
             pn.FlexBox(self._hand_char, self._hand_to, self._hand, flex_wrap="wrap", align_items="end"),
             sizing_mode="stretch_width", css_classes=["raisus-links"])
@@ -101,6 +106,9 @@ class LinkManager(ComponentBase):
         self._reissue_help.object = f"<small>{esc(self._t('dashboard.links.reissue_help'))}</small>"
         self._replace.name = self._t("dashboard.links.replace_gm")
         self._replace_help.object = f"<small>{esc(self._t('dashboard.links.replace_gm_help'))}</small>"
+        cancel = self._t("confirm.cancel")
+        self._reissue_confirm.relabel(self._t("confirm.reissue"), self._t("confirm.yes.reissue"), cancel)
+        self._replace_confirm.relabel(self._t("confirm.replace_gm"), self._t("confirm.yes.replace_gm"), cancel)
         self._players_heading.object = f"<h4>{esc(self._t('dashboard.links.players'))}</h4>"
         self._hand_heading.object = (f"<h4>{esc(self._t('dashboard.links.hand'))}</h4>"
                                      f"<p><small>{esc(self._t('dashboard.links.hand_help'))}</small></p>")
@@ -223,19 +231,23 @@ class LinkManager(ComponentBase):
             if row is None:
                 label = HTML(width=220)
                 revoke = Button(**style("danger", outline=True), css_classes=["raisus-revoke"])
-                revoke.on_click(lambda e, pid=player_id: self._do_revoke(pid))
                 personal = Button(**style("light", outline=True), css_classes=["raisus-personal"])
-                personal.on_click(lambda e, pid=player_id: self._do_personal(pid))
-                row = self._rows[player_id] = (label, revoke, personal,
-                                               pn.FlexBox(label, revoke, personal, flex_wrap="wrap",
-                                                          align_items="center"))
-            label, revoke, personal, box = row
+                confirms = (ConfirmStep(revoke, lambda _, pid=player_id: self._do_revoke(pid)),
+                            ConfirmStep(personal, lambda _, pid=player_id: self._do_personal(pid)))
+                row = self._rows[player_id] = (label, revoke, personal, confirms, pn.Column(
+                    pn.FlexBox(label, revoke, personal, flex_wrap="wrap", align_items="center"), *confirms,
+                    sizing_mode="stretch_width"))
+            label, revoke, personal, confirms, box = row
             removed = player_id in self._revoked
             label.object = f"<b>{esc(name)}</b>" + (
                 f" <i>({esc(self._t('dashboard.links.removed'))})</i>" if removed else "")
             revoke.param.update(name=self._t("dashboard.links.revoke", name=name), disabled=removed)
             self._tip(revoke, self._t("dashboard.links.revoke_help"))
             personal.name = self._t("dashboard.links.personal", name=name)
+            cancel = self._t("confirm.cancel")
+            confirms[0].relabel(self._t("confirm.revoke", name=name), self._t("confirm.yes.revoke", name=name), cancel)
+            confirms[1].relabel(self._t("confirm.personal", name=name), self._t("confirm.yes.personal", name=name),
+                                cancel)
             self._tip(personal, self._t("dashboard.links.personal_help"))
             rows.append(box)
         if [id(r) for r in rows] != [id(o) for o in self._players.objects]:

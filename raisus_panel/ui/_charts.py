@@ -174,6 +174,30 @@ def series_styles(contest) -> dict[str, tuple[str, str, str]]:
     return out
 
 
+#: How far apart (in pixels, about) the lines of a score chart are drawn, so that two lines at the same
+#: score both show (issue 21: one hid the other): each series is drawn a little above or below its
+#: score, centred on it, never more than :data:`MAX_SPREAD` dice from the first to the last.
+SERIES_GAP_PX = 4.5
+#: The widest spread of the lines in dice: under half a die, so every line still reads as its score.
+MAX_SPREAD = 0.4
+
+
+def series_offsets(keys: list[str], top: float, plot_px: float) -> dict[str, float]:
+    """How far each series of a score chart is drawn from its score, in dice (``keys`` in the chart's
+    order; ``top`` the highest score the chart shows; ``plot_px`` the plot's height in pixels).
+
+    The offsets are centred on 0 and :data:`SERIES_GAP_PX` apart on the page (closer with many
+    series, within :data:`MAX_SPREAD`), the same on every page: lines at one score lie side by side
+    instead of on top of each other. The data (the hover, the key, ``source``) keep the true scores.
+    """
+    n = len(keys)
+    if n < 2:
+        return {k: 0.0 for k in keys}
+    per_die = plot_px / (max(top, 1.0) + 0.8)  # the y range runs from -0.4 to top + 0.4
+    gap = min(SERIES_GAP_PX / per_die, MAX_SPREAD / (n - 1))
+    return {k: round((i - (n - 1) / 2) * gap, 4) for i, k in enumerate(keys)}
+
+
 # -- the key under a chart ----------------------------------------------------------------------
 #: SVG shapes (14 x 14) of the markers a chart uses, for its key and its picture: Bokeh marker name -> SVG.
 MARKER_SHAPES = {

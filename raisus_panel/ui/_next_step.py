@@ -10,7 +10,8 @@ the roll ("choose which cliché Arin uses") together with the room's acceptance 
 
 The order of the questions is the order of the game:
 
-1. no contest: the GM starts one, the others wait;
+1. no contest: nobody has a character yet (players make theirs, the GM waits or makes NPCs), a
+   player has none of their own (they make one), else the GM starts one and the others wait;
 2. a team just lost a round: its members may volunteer (before anything else happens);
 3. the GM approves an inappropriate cliché; a person chooses a cliché for their own unit;
 4. the round (or the round's exchanges): roll it, open it for the players, or wait -- for whom, the
@@ -31,6 +32,8 @@ __all__ = ["Step", "next_step"]
 
 #: The stand-in text of a fate not typed yet (the table asks the same way).
 _TEXT_LATER = "…"
+#: A character not named yet: what "make your character" asks the room about.
+_NEW_CHARACTER = {"name": _TEXT_LATER}
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,27 @@ def _revenge_note(contest) -> dict:
     return {} if team is None else {"note": "what_now.note.revenge", "note_fields": {"team": team.name}}
 
 
+def _has_none(actions) -> bool:
+    """Whether this player has no character of their own at the table (none to bring to a contest)."""
+    me = actions.session.actor.player_id
+    return actions.role == "player" and not any(c.owner and c.owner == me for c in actions.room.characters)
+
+
+def _make_character(actions) -> Step | None:
+    """A first evening: nobody has a character, or this player has none. A contest needs them first."""
+    if _has_none(actions) and _ok(actions, "create_character", **_NEW_CHARACTER):
+        return Step("what_now.you.make_character", command="create_character", args=dict(_NEW_CHARACTER))
+    if actions.room.characters:
+        return None
+    if actions.role == "gm":
+        return Step("what_now.gm.no_characters")
+    return Step("what_now.watch.no_characters")
+
+
 def _no_contest(actions) -> Step:
+    step = _make_character(actions)
+    if step is not None:
+        return step
     past = actions.room.past_contests
     name = past[-1].get("name") if past else None
     if actions.role == "gm":
@@ -293,7 +316,9 @@ def next_step(actions) -> Step:
         return _spectator(actions, contest)
     if actions.role == "player" and not _my_units(actions, contest):
         if contest.status != "ended":
-            return Step("what_now.you.watching")
+            # with no character at all, what to do for the next contest
+            return Step("what_now.you.watching", **({"note": "what_now.note.make_character"}
+                                                     if _has_none(actions) else {}))
         # over: what anyone watching is told -- and, as while it was played, that none of theirs was in it
         return replace(_spectator(actions, contest), note="what_now.note.not_in_contest", note_fields={})
     if contest.status == "ended":

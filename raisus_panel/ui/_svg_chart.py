@@ -37,6 +37,9 @@ class Line:
     #: the dots' fill (None: no dots)
     fill: str | None = None
     opacity: float = 1.0
+    #: how far from its values the line is drawn, in the value axis's units (lines at one value side
+    #: by side: ``_charts.series_offsets``)
+    offset: float = 0.0
 
 
 @dataclass
@@ -132,6 +135,7 @@ def _steps(line: Line, xs, px, py) -> str:
         if y is None or math.isnan(y):
             last = None
             continue
+        y += line.offset
         parts.append(f"M{px(x)},{py(y)}" if last is None else f"H{px(x)}V{py(y)}")
         last = y
     if not parts:
@@ -142,7 +146,7 @@ def _steps(line: Line, xs, px, py) -> str:
 
 
 def _dots(line: Line, xs, px, py) -> str:
-    dots = "".join(f"<circle cx={px(x)} cy={py(y)} r=4 />" for x, y in zip(xs, line.values)
+    dots = "".join(f"<circle cx={px(x)} cy={py(y + line.offset)} r=4 />" for x, y in zip(xs, line.values)
                    if y is not None and not math.isnan(y))
     return f"<g fill={esc(line.fill)} stroke={esc(line.color)} stroke-width=1.5>{dots}</g>" if dots else ""
 

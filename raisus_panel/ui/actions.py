@@ -220,17 +220,21 @@ class Actions(param.Parameterized):
             return self.seq
         return min(max(int(self._seen.ack), self._acked), self.seq)
 
-    def act(self, command: str, /, **args):
+    def act(self, command: str, /, *, decided_on: int | None = None, **args):
         """Give ``command`` to the room as this session; RuleError when refused (nothing changes).
 
         The command names the room state the page showed when the person clicked (``seen_seq``), so
         one decided on a state the room has since left is refused with what happened ("round 3 was
-        already rolled by Ann") instead of answering the new state.
+        already rolled by Ann") instead of answering the new state. ``decided_on`` names an older
+        state the person decided on (a confirmation's first press, ``ui/_confirm.py``): the older of
+        the two is sent.
 
         Returns the saved character for ``save_character``, the check's record for
         ``action_check``, else the room's new events.
         """
         seen, before = self.seen_seq, self.seq
+        if decided_on is not None:
+            seen = min(seen, decided_on)
         events = self._session.act(command, seen_seq=seen, **args)
         if self._seen is not None and seen == before:
             # The page was up to date, and what it asked for is now the room's state: its own command

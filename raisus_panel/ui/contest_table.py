@@ -12,6 +12,7 @@ from . import _derive as d
 from ._base import Button, HTML, ComponentBase, esc, set_objects, set_options, style, wrap
 from ._charts import unit_colors
 from ._checkbox import LabelledCheckbox
+from ._confirm import ConfirmStep
 from .team_builder import TeamBuilder
 from .what_now import WhatNow
 
@@ -48,10 +49,14 @@ class ContestTable(ComponentBase):
     buttons, each enabled when the room lets them.) The GM's table has them on every card. A
     tutorial's first table (``learner_view``) leaves out the GM tools a first game does not need.
     Every click is a command through ``actions``; a refusal is shown (in the table's language) and
-    changes nothing. Buttons are enabled only when ``actions.why_not_error`` says the command would be
-    accepted (a dry run of the rules' own command); a disabled button says why in its title, and the
-    Roll and Start buttons in a line of text under them. With no contest (or after one), a setup form
-    starts a new one from the table's characters.
+    changes nothing. Dropping out, ending and closing the contest ask "Are you sure?" inline first
+    (:class:`~raisus_panel.ui._confirm.ConfirmStep`): their player cannot take them back (only the GM's
+    undo can, and only while nothing came after). Buttons are enabled only when
+    ``actions.why_not_error`` says the command would be accepted (a dry run of the rules' own command);
+    a disabled button says why in its title, and the Roll and Start buttons in a line of text under
+    them. With no contest (or after one), a setup form starts a new one from the table's characters;
+    under a finished contest it is titled for the next contest and says that starting it closes this
+    one; under a contest in play it is hidden.
 
     Parameters
     ----------
@@ -96,7 +101,8 @@ class ContestTable(ComponentBase):
         self._open_round = Button(**style("success", outline=True))
         self._open_round.on_click(lambda e: self._run("open_round", open=True))
         self._close = Button(**style(outline=True))
-        self._close.on_click(lambda e: self._run("close_contest"))
+        # closing leaves the table (no Undo button there any more): asked once more, inline
+        self._close_confirm = self._confirm(self._close, lambda seen: self._run("close_contest"))
         self._attacker = pn.widgets.Select(options={})
         self._target = pn.widgets.Select(options={})
         self._attacker.param.watch(lambda e: self._sync_targets(), "value")
@@ -129,12 +135,15 @@ class ContestTable(ComponentBase):
         self._outcome = pn.widgets.TextInput(sizing_mode="stretch_width")
         self._end_winner = pn.widgets.Select(options={})
         self._end = Button(**style("danger", outline=True))
-        self._end.on_click(lambda e: self._run("end", outcome=self._outcome.value,
-                                               winner=None if self._end_winner.value in (None, -1)
-                                               else self._end_winner.value))
+        # ending stops the contest for everyone: asked once more (once the outcome is typed)
+        self._end_confirm = self._confirm(self._end, self._do_end, ready=self._ready_to_end)
         self._end_box = wrap(pn.Column(self._outcome, styles=_GROW), self._end_winner, self._end)
+        for widget in (self._outcome, self._end_winner):  # the question named the old outcome: ask again
+            widget.param.watch(lambda e: self._end_confirm.cancel(), "value")
         # a new contest
         self._setup_title = HTML()
+        # under a finished contest still on the table the form is for the next one, and says so
+        self._setup_note = HTML(visible=False, sizing_mode="stretch_width", css_classes=["raisus-next-note"])
         self._setup_name = pn.widgets.TextInput(sizing_mode="stretch_width")
         self._setup_sides = [pn.widgets.CheckBoxGroup(options={}, value=[], inline=False) for _ in (0, 1)]
         # a CheckBoxGroup does not show its name: each side's list gets a header
@@ -144,7 +153,7 @@ class ContestTable(ComponentBase):
         self._start.on_click(lambda e: self.start())
         for widget in (*self._setup_sides, self._setup_name, self._setup_single):
             widget.param.watch(lambda e: self._offer_start(), "value")
-        self._setup_box = pn.Column(self._setup_title, self._setup_name,
+        self._setup_box = pn.Column(self._setup_title, self._setup_note, self._setup_name,
                                     wrap(*(pn.Column(title, box) for title, box
                                            in zip(self._setup_side_titles, self._setup_sides))),
                                     self._setup_single, self._start, self._why_line(self._start),
@@ -193,7 +202,8 @@ class ContestTable(ComponentBase):
                  self._why_line(self._roll),  # why it is greyed, said on the page (a phone has no hover)
                  self._exchange_box, self._last_roll, self._result, self._fates_box]
         if gm:
-            play += [self._recover_box, self._close, *([self._end_box] if full else [])]
+            play += [self._recover_box, self._close, self._close_confirm,
+                     *([self._end_box, self._end_confirm] if full else [])]
         play.append(self._builder_box)
         self._play_box.objects = play
         self._layout.objects = [self._error, self._header, self._what_now, self._play_box,
@@ -257,7 +267,9 @@ class ContestTable(ComponentBase):
         self._outcome.param.update(name=t("contest.outcome"), placeholder=t("contest.outcome_placeholder"))
         self._end_winner.name = t("contest.end_winner")
         self._end.name = t("contest.end")
-        self._setup_title.object = f"<h3>{esc(t('contest.new'))}</h3>"
+        self._close_confirm.relabel(t("confirm.close"), t("confirm.yes.close"), t("confirm.cancel"))
+        self._relabel_end_confirm()
+        self._show_setup_title()
         self._setup_name.param.update(name=t("contest.name"), placeholder=t("contest.name_placeholder"))
         for s in (0, 1):
             self._setup_sides[s].name = t(f"side.{s}")
@@ -283,6 +295,8 @@ class ContestTable(ComponentBase):
                 m["volunteer"].name = t("contest.volunteer")
                 m["drop"].name = t("contest.drop_out")
                 m["assign"].name = t("contest.assign_loss")
+                m["drop_confirm"].relabel(t("confirm.drop_out", name=m["name"]),
+                                          t("confirm.yes.drop_out", name=m["name"]), t("confirm.cancel"))
 
     # -- unit cards -------------------------------------------------------------------------------
     def _card(self, u) -> dict:
@@ -329,11 +343,14 @@ class ContestTable(ComponentBase):
             if card["controls"]:
                 row |= {"volunteer": Button(**style("warning", outline=True), width=110),
                         "drop": Button(**style(outline=True), width=110),
-                        "assign": Button(**style(outline=True), width=110)}
+                        "assign": Button(**style(outline=True), width=110), "name": member.name}
                 row["volunteer"].on_click(lambda e: self._run("volunteer", member=uid))
-                row["drop"].on_click(lambda e: self._run("drop_out", member=uid))
+                # leaving the team is for the rest of the contest (only the GM could undo it): asked once more
+                row["drop_confirm"] = self._confirm(
+                    row["drop"], lambda seen: self._run("drop_out", member=uid, decided_on=seen))
                 row["assign"].on_click(lambda e: self._run("assign_loss", member=uid))
-                row["view"] = wrap(row["label"], row["volunteer"], row["drop"], row["assign"])
+                row["view"] = pn.Column(wrap(row["label"], row["volunteer"], row["drop"], row["assign"]),
+                                        row["drop_confirm"], sizing_mode="stretch_width")
             else:
                 row["view"] = row["label"]
             card["members"][uid] = row
@@ -423,7 +440,9 @@ class ContestTable(ComponentBase):
         contest = self.contest
         self._builder_box.visible = self.show_team_builders and contest is not None
         self._play_box.visible = self._header.visible = contest is not None
+        # never under a contest in play: only with none, or for the next one under a finished one
         self._setup_box.visible = contest is None or (contest.status == "ended" and not self.learner_view)
+        self._show_setup_title()
         self._sync_setup()
         if contest is None:
             return
@@ -531,6 +550,16 @@ class ContestTable(ComponentBase):
         self._fate_rows = {k: v for k, v in self._fate_rows.items() if k in owed}
         set_objects(self._fates_box, rows)
 
+    def _show_setup_title(self) -> None:
+        t, contest = self._t, self.contest
+        after = contest is not None and contest.status == "ended"
+        title = f"<h3>{esc(t('contest.next' if after else 'contest.new'))}</h3>"
+        note = f"<p><small>{esc(t('contest.next_closes', name=contest.name))}</small></p>" if after else ""
+        if self._setup_title.object != title:
+            self._setup_title.object = title
+        if self._setup_note.object != note or self._setup_note.visible != after:
+            self._setup_note.param.update(object=note, visible=after)
+
     def _sync_setup(self) -> None:
         chars = self.actions.all_characters()
         options = {c.name: c.uid for c in chars}
@@ -551,6 +580,40 @@ class ContestTable(ComponentBase):
     def _offer_start(self) -> None:
         """Enable Start only when the rules and the room would accept the form as it is."""
         self._offer(self._start, "start_contest", **self._setup_args())
+
+    # -- confirmations -----------------------------------------------------------------------------
+    def _confirm(self, button, on_yes, ready=None) -> ConfirmStep:
+        """An inline "Are you sure?" between ``button`` and ``on_yes`` (``ui/_confirm.py``)."""
+        return ConfirmStep(button, on_yes, seen=lambda: self.actions.seen_seq, ready=ready)
+
+    def _end_args(self) -> dict:
+        winner = self._end_winner.value
+        return {"outcome": self._outcome.value, "winner": None if winner in (None, -1) else winner}
+
+    def _ready_to_end(self) -> bool:
+        """Ask "end the contest?" only of an outcome the room would take; else say now what is missing."""
+        refusal = self._why_not_error("end", **self._end_args())
+        if refusal is not None:
+            self._show_error(refusal)
+            return False
+        self._clear_error()
+        self._relabel_end_confirm()
+        return True
+
+    def _why_not_error(self, command: str, **args):
+        try:
+            return self.actions.why_not_error(command, **args)
+        except RuleError as exc:
+            return exc
+
+    def _relabel_end_confirm(self) -> None:
+        t = self._t
+        outcome = self._outcome.value.strip()
+        question = t("confirm.end", outcome=outcome) if outcome else t("confirm.end_plain")
+        self._end_confirm.relabel(question, t("confirm.yes.end"), t("confirm.cancel"))
+
+    def _do_end(self, seen):
+        return self._run("end", **self._end_args(), decided_on=seen)
 
     # -- commands ---------------------------------------------------------------------------------
     def decide_fate(self, character: str):

@@ -8,13 +8,14 @@ import panel as pn
 import param
 from bokeh.models import CDSView, ColumnDataSource, HoverTool, Scatter, Step
 from bokeh.plotting import figure
+from bokeh.transform import dodge
 
 from . import _derive as d
 from ._base import HTML, ComponentBase
 from ._charts import (FigurePane, apply_fonts, dice_axis, key_html, key_line, key_marker, round_axis,
-                      series_styles)
+                      series_offsets, series_styles)
 from ._shared import contest_state, once_per_change
-from ._svg_chart import Line, Marker, dice_ticks, step_chart
+from ._svg_chart import BOTTOM, HEIGHT, TOP, Line, Marker, dice_ticks, step_chart
 from ._trail import marked_series, point_words, trail
 
 #: Between-round events that get a marker, and its shape (shown in the chart's key).
@@ -47,7 +48,9 @@ class ScoreChart(ComponentBase):
     happened there in words, with its round, score and dice faces.
 
     Each unit has its colour (:func:`~raisus_panel.ui._charts.unit_colors`: the same on every page);
-    side B's lines are dashed, so the sides differ by more than colour. The key under the plot names
+    side B's lines are dashed, so the sides differ by more than colour. Lines at the same score are
+    drawn a few pixels apart (:func:`~raisus_panel.ui._charts.series_offsets`), so none hides another;
+    the data, the hover and the key keep the true scores. The key under the plot names
     every line and every marker shape shown; it wraps on a narrow page, so the plot keeps its width.
     The y axis reads in whole dice. Served, changes from other sessions or threads are applied on this
     session's own document (next tick); the watchers go when the session ends. Shown in several
@@ -252,6 +255,9 @@ class ScoreChart(ComponentBase):
             parts = [f"{t('chart.round')} {r}", data["what"][i], scores, data["faces"][i]]
             tips.append(" · ".join(p for p in parts if p))
         top = max([1.0, *(v for col in columns.values() for v in data[col] if not math.isnan(v))])
+        offsets = series_offsets(list(columns), top, HEIGHT - TOP - BOTTOM)
+        for line, key in zip(lines, columns):
+            line.offset = offsets[key]
         picture = step_chart(title=contest.name, x_label=t("chart.round"), y_label=t("chart.score"), xs=data["x"],
                              lines=lines, markers=markers, tips=tips, y_range=(-0.4, top + 0.4),
                              y_ticks=dice_ticks(top), kind="score")
@@ -275,11 +281,16 @@ class ScoreChart(ComponentBase):
         # single hover for every series: a served page carries each of these models per session
         view = CDSView()
         dots = []
-        for key, col in self.columns().items():
+        columns = self.columns()
+        # lines at one score side by side (a few pixels apart), not on top of each other; data unchanged
+        top = max([1.0, *(v for col in columns.values() for v in source.data[col] if not math.isnan(v))])
+        offsets = series_offsets(list(columns), top, self.height - 80)  # the plot: the figure less its frame
+        for key, col in columns.items():
             color, dash, fill = self._styles[key]
-            fig.add_glyph(source, Step(x="x", y=col, mode="after", line_width=2, line_color=color, line_dash=dash),
+            y = dodge(col, offsets[key], range=fig.y_range) if offsets[key] else col
+            fig.add_glyph(source, Step(x="x", y=y, mode="after", line_width=2, line_color=color, line_dash=dash),
                           view=view)
-            dots.append(fig.add_glyph(source, Scatter(x="x", y=col, size=7, fill_color=fill, line_color=color,
+            dots.append(fig.add_glyph(source, Scatter(x="x", y=y, size=7, fill_color=fill, line_color=color,
                                                       line_width=1.5), view=view, name=labels[key]))
         if dots:
             fig.add_tools(HoverTool(renderers=dots, tooltips=[

@@ -94,6 +94,7 @@ def reissue_links(page: Page, table: Table) -> dict[str, str]:
     """On a GM's room page: open the Room tab, make new invitation and spectator links; those links."""
     page.locator(".bk-tab", has_text=table.t("dashboard.tab.room")).first.click()
     page.get_by_role("button", name=table.t("dashboard.links.reissue"), exact=True).click()
+    page.get_by_role("button", name=table.t("confirm.yes.reissue"), exact=True).click()  # "Are you sure?"
     links = {}
     for role in ("player", "spectator"):
         url = page.locator(f".raisus-fresh-links .raisus-link-{role} input")

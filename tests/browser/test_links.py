@@ -71,6 +71,7 @@ def test_the_gm_revokes_a_player_and_reissues_links_and_their_pages_close(server
 
     tab(gm, "dashboard.tab.room")
     button(gm, "dashboard.links.revoke", name="Ann").click()
+    button(gm, "confirm.yes.revoke", name="Ann").click()  # asked first
     closed(ann, "error.link.revoked")
     expect(gm.locator(".raisus-links")).to_contain_text(t("dashboard.links.revoked", name="Ann"))
     expect(button(gm, "dashboard.links.revoke", name="Ann")).to_be_disabled()
@@ -79,6 +80,7 @@ def test_the_gm_revokes_a_player_and_reissues_links_and_their_pages_close(server
     expect(ann.locator(".raisus-refused")).to_contain_text(t("error.link.revoked"))
 
     button(gm, "dashboard.links.reissue").click()
+    button(gm, "confirm.yes.reissue").click()  # asked first
     fresh = {}
     for role in ("player", "spectator"):
         field = gm.locator(f".raisus-fresh-links .raisus-link-{role} input")
@@ -111,6 +113,7 @@ def test_the_gm_replaces_a_leaked_gm_link(server, new_page):
     thief = open_room(new_page, links["gm"], "GM · Gina")
     tab(gm, "dashboard.tab.room")
     button(gm, "dashboard.links.replace_gm").click()
+    button(gm, "confirm.yes.replace_gm").click()  # asked first
     field = gm.locator(".raisus-fresh-links .raisus-link-gm input")
     expect(field).to_have_value(re.compile(rf"^{re.escape(links['base'])}\?token=\S+$"))
     new_link = field.input_value()
@@ -147,11 +150,14 @@ def test_the_gm_keeps_the_seat_after_switching_language_reloading_and_replacing_
     expect(gm.locator(".raisus-room-title").get_by_text(ko_gm)).to_be_visible()
     gm.locator(".bk-tab", has_text=i18n.t("dashboard.tab.room", "ko")).first.click()
     gm.get_by_role("button", name=i18n.t("dashboard.links.reissue", "ko")).click()
+    gm.get_by_role("button", name=i18n.t("confirm.yes.reissue", "ko")).click()  # asked first
     expect(gm.locator(".raisus-fresh-links .raisus-link-player input")).to_have_value(re.compile(r"\?token=\S+$"))
     gm.get_by_role("button", name=i18n.t("dashboard.links.revoke", "ko", name="Sam")).click()
+    gm.get_by_role("button", name=i18n.t("confirm.yes.revoke", "ko", name="Sam")).click()  # asked first
     expect(gm.locator(".raisus-links")).to_contain_text(i18n.t("dashboard.links.revoked", "ko", name="Sam"))
     second = open_room(new_page, links["evening_gm"], "GM · Gina")
     gm.get_by_role("button", name=i18n.t("dashboard.links.replace_gm", "ko")).click()
+    gm.get_by_role("button", name=i18n.t("confirm.yes.replace_gm", "ko")).click()  # asked first
     field = gm.locator(".raisus-fresh-links .raisus-link-gm input")
     expect(field).to_have_value(re.compile(rf"^{re.escape(links['base'])}\?token=\S+$"))
     token = field.input_value().partition("token=")[2]
@@ -190,8 +196,10 @@ def test_a_removed_player_gets_a_new_personal_link_and_the_gm_hands_their_charac
     gm = open_room(new_page, server.links["back_gm"], "GM · Gina")
     tab(gm, "dashboard.tab.room")
     button(gm, "dashboard.links.revoke", name="Sam").click()
+    button(gm, "confirm.yes.revoke", name="Sam").click()  # asked first
     expect(gm.locator(".raisus-links")).to_contain_text(t("dashboard.links.revoked", name="Sam"))
     button(gm, "dashboard.links.personal", name="Sam").click()
+    button(gm, "confirm.yes.personal", name="Sam").click()  # asked first
     expect(gm.locator(".raisus-links")).to_contain_text(t("dashboard.links.personal_made", name="Sam"))
     field = gm.locator(".raisus-fresh-links .raisus-link-personal input")
     expect(field).to_have_value(re.compile(rf"^{re.escape(server.links['base'])}\?token=\S+$"))

@@ -93,3 +93,9 @@ def rats():
 def click(button):
     """Press a Panel button the way a browser does."""
     button.clicks += 1
+
+
+def confirm(step):
+    """Answer Yes to an open "Are you sure?" step (``ui/_confirm.py``), as a browser click does."""
+    assert step.opened, "the question was not asked"
+    click(step._yes)

@@ -55,6 +55,8 @@ def main_actions(components):
     found = {id(getattr(c, name)) for c in components for name in MAIN if hasattr(c, name)}
     found |= {id(b._form) for c in components for b in getattr(c, "_builders", [])}
     found |= {id(row["decide"]) for c in components for row in getattr(c, "_fate_rows", {}).values()}
+    # the Yes of an "Are you sure?" step (ui/_confirm.py) is the main action of that question
+    found |= {id(b) for b in buttons(*components) if "raisus-confirm-yes" in b.css_classes}
     return found
 
 

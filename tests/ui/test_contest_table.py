@@ -10,7 +10,7 @@ from raisus_panel.ui import Actions, ContestTable
 from raisus_panel.ui._base import hint
 from raisus_panel.ui._contest_text import dice_html
 
-from .conftest import click, duel, free_trio_vs_ogre, rats, team_vs_ogre
+from .conftest import click, confirm, duel, free_trio_vs_ogre, rats, team_vs_ogre
 from .test_components import visible_texts, walk
 
 
@@ -128,8 +128,12 @@ def test_drop_out_and_disband_then_re_form():
 def test_drop_out_button():
     contest, actions, team, (knight, viking, squire, ogre) = team_vs_ogre()
     table = ContestTable(actions=actions)
-    click(card(table, team)["members"][squire.uid]["drop"])
+    row = card(table, team)["members"][squire.uid]
+    click(row["drop"])
+    assert not contest.is_dropped(squire) and row["drop_confirm"].opened  # asked first
+    confirm(row["drop_confirm"])
     assert contest.is_dropped(squire) and contest.pool(team.uid) == 5
+    assert not row["drop_confirm"].opened
     assert card(table, team)["members"][squire.uid]["drop"].disabled
 
 
@@ -206,10 +210,12 @@ def test_end_early_and_undo():
     assert not table._undo.disabled
     click(table._undo)
     assert contest.round == 0 and pirate.cliche("Pirate").current == 3
-    click(table._end)  # no outcome written
-    assert table._error.visible and contest.status == "active"
+    click(table._end)  # no outcome written: said at once, nothing asked
+    assert table._error.visible and contest.status == "active" and not table._end_confirm.opened
     table._outcome.value = "The tavern closes"
     click(table._end)
+    assert contest.status == "active" and "The tavern closes" in table._end_confirm.question
+    confirm(table._end_confirm)
     assert contest.status == "ended" and contest.outcome == "The tavern closes"
 
 

@@ -195,11 +195,11 @@ def shown_once(table, text: str) -> bool:
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_a_player_with_no_character_in_the_contest_is_told_so_once(lang):
     gm, table, olaf, spy = bobs_table(lang)
-    # no contest: the line says the GM has yet to start one
-    assert table._what_now.text == t("what_now.wait.start", lang)
+    # no contest, and Bob has no character: the line tells him to make one (issue 21)
+    assert table._what_now.text == t("what_now.you.make_character", lang)
     gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[spy.uid])
     # the "what now" line already says it while the contest is played: nothing else repeats it
-    watching = t("what_now.you.watching", lang)
+    watching = f"{t('what_now.you.watching', lang)} {t('what_now.note.make_character', lang)}"
     assert table._what_now.text == watching and shown_once(table, watching)
     assert not any(controls(card["view"]) for card in table._cards.values())
     left_out_only_where_the_room_refuses(table)

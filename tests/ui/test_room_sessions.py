@@ -7,7 +7,7 @@ from raisus_panel.rules import ScriptedDice
 from raisus_panel.ui import ContestTable, LiveOdds, RoundLog, ScoreChart, Actions
 from raisus_panel.ui._base import hint
 
-from .conftest import click
+from .conftest import click, confirm
 
 
 def table_for_two():
@@ -55,8 +55,10 @@ def test_the_gm_closes_an_ended_contest():
     table = ContestTable(actions=Actions(gm))
     table._outcome.value = "Last orders"
     click(table._end)
+    confirm(table._end_confirm)
     assert room.contest.status == "ended" and table._close.visible and not table._close.disabled
     click(table._close)
+    confirm(table._close_confirm)
     assert room.contest is None and table._setup_box.visible
 
 

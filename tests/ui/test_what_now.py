@@ -14,7 +14,7 @@ from raisus_panel.rules import Character, Contest, ScriptedDice
 from raisus_panel.ui import Actions, ContestTable, ContestView, WhatNow
 from raisus_panel.ui._base import esc
 
-from .conftest import click, duel, free_trio_vs_ogre, team_vs_ogre
+from .conftest import click, confirm, duel, free_trio_vs_ogre, team_vs_ogre
 
 ROLES = ("gm", "ann", "bob", "spectator")
 
@@ -80,12 +80,37 @@ def duel_in_room(cliches_arin=None, cliches_mari=None, rolls=()):
 
 
 # -- no contest, and after one -------------------------------------------------------------------
+#: A player with no character of their own (issue 21: the first evening said only "wait for the GM").
+MAKE = ("Make your character on the Characters tab: the GM can then bring it into a contest.",
+        "캐릭터 탭에서 내 캐릭터를 만드세요. 그래야 GM이 대결에 넣을 수 있습니다.")
+#: The same player while a contest runs without them.
+WATCHING = ("You have no character in this contest: watching. To play in the next one, make your character "
+            "on the Characters tab.", "이 대결에는 당신의 캐릭터가 없습니다. 지켜보는 중입니다. 다음 대결에 참여하려면 "
+            "캐릭터 탭에서 내 캐릭터를 만드세요.")
+
+
+def test_a_first_evening_with_no_characters_says_who_makes_them():
+    """Issue 21: nobody has a character yet -- the players make theirs, the GM waits for them or makes NPCs."""
+    table = Table()
+    assert table.lines() == {
+        "gm": ("Nobody has a character yet: wait for the players to make theirs on the Characters tab, or make "
+               "NPCs there.", "아직 아무도 캐릭터가 없습니다. 플레이어들이 캐릭터 탭에서 캐릭터를 만들 때까지 "
+               "기다리거나, 거기서 NPC를 만드세요."),
+        "ann": MAKE, "bob": MAKE,
+        "spectator": ("Nobody has a character yet: waiting for the players to make theirs.",
+                      "아직 아무도 캐릭터가 없습니다. 플레이어들이 캐릭터를 만들 때까지 기다리는 중입니다.")}
+    step = table.pages["ann"]._what_now.step
+    assert step.mine and step.command == "create_character"  # asks Ann to act: "▶", and the room would take it
+    assert table.pages["gm"]._what_now._line.visible and table.pages["gm"]._setup_box.visible
+
+
 def test_no_contest_yet():
     table = Table()
+    table.character("기사 아린", {"기사": 4}, owner="p1")  # Ann's: only Bob has none left to make
     wait = ("Waiting for the GM to start a contest.", "GM이 대결을 시작할 때까지 기다리는 중입니다.")
     assert table.lines() == {
         "gm": ("Start a contest: pick both sides in the form below.", "대결을 시작하세요: 아래 양식에서 양편을 고르세요."),
-        "ann": wait, "bob": wait, "spectator": wait}
+        "ann": wait, "bob": MAKE, "spectator": wait}
     assert table.pages["gm"]._what_now._line.visible and table.pages["gm"]._setup_box.visible
 
 
@@ -98,7 +123,7 @@ def test_a_past_contest_names_the_contest_that_closed():
     assert table.lines() == {
         "gm": ("결투 is closed: start the next contest in the form below.",
                "결투는 끝났습니다. 아래 양식에서 다음 대결을 시작하세요."),
-        "ann": wait, "bob": wait, "spectator": wait}
+        "ann": wait, "bob": MAKE, "spectator": wait}
     table.gm.act("start_contest", name="검술 시합", side_a=[arin.uid], side_b=[mari.uid])
     table.gm.act("end_contest", outcome="끝", winner=0)
     table.gm.act("close_contest")
@@ -111,7 +136,7 @@ def test_setup_a_contest_just_started_with_nothing_to_choose():
     assert table.lines() == {
         "gm": ("Open round 1 for the players, or roll it yourself.", "플레이어에게 1라운드를 열어 주세요. 직접 굴려도 됩니다."),
         "ann": ("Waiting for the GM to open round 1.", "GM이 1라운드를 열 때까지 기다리는 중입니다."),
-        "bob": ("You have no character in this contest: watching.", "이 대결에는 당신의 캐릭터가 없습니다. 지켜보는 중입니다."),
+        "bob": WATCHING,
         "spectator": ("Round 1: waiting for the GM.", "1라운드: GM을 기다리고 있습니다.")}
     assert table.pages["gm"]._open_round.visible and not table.pages["gm"]._open_round.disabled
 
@@ -122,7 +147,7 @@ def test_choosing_clichés_each_person_is_told_whose_choice_it_is():
     # the GM's own NPC first; Ann's choice is Ann's
     assert lines["gm"] == ("Choose a cliché for 해적 마리.", "해적 마리가 쓸 클리셰를 고르세요.")
     assert lines["ann"] == ("Your turn: choose a cliché for 기사 아린.", "내 차례: 기사 아린이 쓸 클리셰를 고르세요.")
-    assert lines["bob"][0] == "You have no character in this contest: watching."
+    assert lines["bob"] == WATCHING
     assert lines["spectator"] == ("Waiting for a cliché to be chosen for 기사 아린.",
                                   "기사 아린이 쓸 클리셰를 고를 때까지 기다리는 중입니다.")
     assert table.pages["ann"]._what_now.step.args == {"unit": arin.uid, "cliche": "기사"}
@@ -166,7 +191,7 @@ def test_round_not_open_then_open_then_rolled_by_the_player():
         "gm": ("Round 1 is open: waiting for the players to roll it (or roll it yourself).",
                "1라운드가 열렸습니다. 플레이어가 굴릴 때까지 기다리는 중입니다 (직접 굴려도 됩니다)."),
         "ann": ("Your turn: round 1 is open, roll it.", "내 차례: 1라운드가 열렸습니다. 굴리세요."),
-        "bob": ("You have no character in this contest: watching.", "이 대결에는 당신의 캐릭터가 없습니다. 지켜보는 중입니다."),
+        "bob": WATCHING,
         "spectator": ("Round 1 is open: waiting for the players to roll.",
                       "1라운드가 열렸습니다. 플레이어가 굴릴 때까지 기다리는 중입니다.")}
     assert not table.pages["ann"]._roll.disabled
@@ -275,7 +300,7 @@ def test_a_team_lost_the_round_a_member_may_volunteer_then_the_revenge_bonus():
                            "원정대가 라운드에서 졌습니다. 다음 라운드를 굴리기 전에 팀원 한 명이 대신 피해를 받겠다고 자원할 수 있습니다.")
     assert lines["spectator"] == ("원정대 lost the round: a member may volunteer.",
                                   "원정대가 라운드에서 졌습니다. 팀원 한 명이 자원할 수 있습니다.")
-    assert lines["bob"][0] == "You have no character in this contest: watching."
+    assert lines["bob"] == WATCHING
     # Ann presses a member's Volunteer button: the revenge bonus is armed for round 2
     team = table.room.contest.sides[0][0]
     click(table.pages["ann"]._cards[team.uid]["members"][tor.uid]["volunteer"])
@@ -333,6 +358,7 @@ def test_contest_ended_the_winners_write_the_fates_then_the_gm_closes_it():
     assert lines["spectator"] == over
     assert lines["bob"] == tuple(f"{w} {n}" for w, n in zip(over, not_in))
     click(table.pages["gm"]._close)
+    confirm(table.pages["gm"]._close_confirm)
     assert table.room.contest is None
     assert table.lines()["ann"][0] == "결투 is closed: waiting for the GM to start the next contest."
 
@@ -374,6 +400,7 @@ def test_the_notebook_table_to_the_end():
     assert agree(table, actions) == ("Contest over: restore spent dice if you like, then close the contest.",
                                      "대결이 끝났습니다. 필요하면 잃은 주사위를 회복시킨 뒤 대결을 닫으세요.")
     click(table._close)
+    confirm(table._close_confirm)
     assert agree(table, actions) == ("Brawl is closed: start the next contest in the form below.",
                                      "Brawl은 끝났습니다. 아래 양식에서 다음 대결을 시작하세요.")
 
