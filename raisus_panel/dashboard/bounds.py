@@ -235,7 +235,7 @@ def refusal_page(key: str, lang: str):
     import panel as pn
 
     from raisus_panel.i18n import t
-    from raisus_panel.ui._base import esc
+    from raisus_panel.ui.kit import esc
 
     return pn.pane.Alert(f"**{esc(t('dashboard.busy', lang))}** {esc(t(key, lang))}", alert_type="warning",
                          css_classes=["raisus-busy"])
