@@ -18,7 +18,7 @@ from pyviz_comms import JupyterComm
 
 from raisus_panel import i18n
 
-__all__ = ["extension", "fix_panel", "NO_ECHO_JS", "MainThreadComm", "OrderedComm"]
+__all__ = ["extension", "fix_panel", "NO_ECHO_JS", "NO_ECHO_WIDGETS_JS", "MainThreadComm", "OrderedComm"]
 
 log = logging.getLogger(__name__)
 
@@ -52,14 +52,43 @@ NO_ECHO_JS = """
 })()
 """
 
+#: The same echo, in ``pn.ipywidget``'s outputs: jupyter_bokeh's ``BokehView`` (4.x, its lab
+#: extension) holds back the document events made while it applies a patch from the kernel and, once
+#: applied, sends them all to the kernel (``_consume_patch`` then ``_change_event``), without looking at
+#: ``sync``. The kernel then applies its own change again as if a person had made it -- and Panel reads a
+#: ``RadioButtonGroup``'s ``labels`` coming back from the page as new options: a language switch turned
+#: each character sheet's kind into None ("Unknown kind of character None"). This shim makes the view
+#: send only what happened in the page. JupyterLab keeps each federated extension's module container in
+#: ``window._JUPYTERLAB``; the view class is taken from there and patched once (every view, also those
+#: already drawn, calls the prototype's method). Upstream lacks the filter (tests/jupyterlab checks the
+#: installed jupyter_bokeh still does, and fails when the shim is no longer needed).
+NO_ECHO_WIDGETS_JS = """
+(function () {
+  const lab = window._JUPYTERLAB && window._JUPYTERLAB["@bokeh/jupyter_bokeh"];
+  if (!lab || lab.__raisus_no_echo) return true;  // no ipywidgets of Bokeh in this page, or patched
+  lab.__raisus_no_echo = true;
+  Promise.resolve(lab.get("./index")).then(function (factory) {
+    const View = factory().BokehView;
+    const proto = View && View.prototype;
+    if (!proto || typeof proto._change_event !== "function") return;
+    const forward = proto._change_event;
+    proto._change_event = function (event) {
+      if (event.sync === false) return;  // applied from the kernel: it knows already
+      return forward.call(this, event);
+    };
+  }).catch(function () { lab.__raisus_no_echo = false; });
+  return true;
+})()
+"""
+
 #: Waits for BokehJS and Panel to load in the page (the load output runs asynchronously), then
-#: installs :data:`NO_ECHO_JS` and hides the "run the notebook" notice.
+#: installs :data:`NO_ECHO_JS` and :data:`NO_ECHO_WIDGETS_JS` and hides the "run the notebook" notice.
 _READY_JS = """
 (function () {
   const notice = document.getElementById(%(id)s);
   let tries = 0;
   function ready() {
-    if (%(shim)s) {
+    if (%(widgets)s && %(shim)s) {
       if (notice) notice.style.display = "none";
       return;
     }
@@ -338,7 +367,8 @@ def _notice_html() -> str:
     """The notice shown until BokehJS and Panel are loaded, and the script that hides it."""
     element = f"raisus-notice-{uuid.uuid4().hex}"
     texts = "<br>".join(html.escape(i18n.t("notebook.run_first", lang)) for lang in i18n.LANGUAGES)
-    script = _READY_JS % {"id": json.dumps(element), "shim": NO_ECHO_JS.strip()}
+    script = _READY_JS % {"id": json.dumps(element), "shim": NO_ECHO_JS.strip(),
+                          "widgets": NO_ECHO_WIDGETS_JS.strip()}
     return (f'<div id="{element}" class="raisus-notice" style="padding: 0.5em 0.8em; border-left: 4px solid '
             f'#d9a400; background: #fff8e1; color: #4a3800; font-family: sans-serif;">{texts}</div>'
             f"<script>{script}</script>")

@@ -169,3 +169,32 @@ def test_the_notice_says_it_in_both_languages_and_hides_itself():
     for lang in ("ko", "en"):
         assert t("notebook.run_first", lang) in page
     assert "<script>" in page and 'style.display = "none"' in page
+
+
+# -- pn.ipywidget's view echoes the kernel's changes back ---------------------------------------------
+def _jupyter_bokeh_view_js() -> str:
+    """The installed jupyter_bokeh lab extension's BokehView (the chunk that defines ``_consume_patch``)."""
+    jupyter_bokeh = pytest.importorskip("jupyter_bokeh")
+    static = Path(jupyter_bokeh.__file__).parent / "labextension" / "static"
+    chunks = [p.read_text(encoding="utf-8") for p in static.glob("*.js")]
+    [js] = [c for c in chunks if "_consume_patch(" in c]
+    return js
+
+
+def test_upstream_widget_view_sends_the_kernel_its_own_changes_back():
+    """jupyter_bokeh's BokehView keeps the events of a kernel patch and then sends every one of them
+    to the kernel, never looking at ``sync`` (BokehJS marks a patch's events ``sync`` false)."""
+    js = _jupyter_bokeh_view_js()
+    patch = js[js.index("_consume_patch("):]
+    assert "this._blocked=!0" in patch and "apply_json_patch" in patch and "_change_event(" in patch, \
+        "jupyter_bokeh applies a kernel patch differently now: check NO_ECHO_WIDGETS_JS"
+    change = js[js.index("_change_event(e){"):js.index("_consume_patch(")]
+    assert not re.search(r"\.sync\b", change), "jupyter_bokeh now skips the kernel's own changes: " \
+        "NO_ECHO_WIDGETS_JS can go"
+
+
+def test_no_echo_widgets_shim_names_what_it_patches():
+    js = notebook.NO_ECHO_WIDGETS_JS
+    assert 'window._JUPYTERLAB["@bokeh/jupyter_bokeh"]' in js and 'lab.get("./index")' in js
+    assert "BokehView" in js and "proto._change_event" in js and "event.sync === false" in js
+    assert js.strip() in notebook._notice_html()
