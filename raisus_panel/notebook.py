@@ -10,6 +10,7 @@ import html
 import json
 import logging
 import threading
+import time
 import uuid
 
 import panel as pn
@@ -83,9 +84,13 @@ NO_ECHO_WIDGETS_JS = """
 
 #: Waits for BokehJS and Panel to load in the page (the load output runs asynchronously), then
 #: installs :data:`NO_ECHO_JS` and :data:`NO_ECHO_WIDGETS_JS` and hides the "run the notebook" notice.
+#: Only in an output the kernel has just made: a saved notebook opened again draws its outputs
+#: without a kernel (BokehJS loads from the Jupyter server, the views look as they were saved, and no
+#: click reaches anything), so there the notice stays and says to run the notebook.
 _READY_JS = """
 (function () {
   const notice = document.getElementById(%(id)s);
+  if (Math.abs(Date.now() - %(made)d) > %(fresh_ms)d) return;  // a saved output, opened again
   let tries = 0;
   function ready() {
     if (%(widgets)s && %(shim)s) {
@@ -354,6 +359,91 @@ def _inline_stylesheets() -> bool:
     return True
 
 
+#: Stands for the Jupyter server's base URL in the loader's file URLs until the page knows it.
+_BASE_MARK = "RAISUS-JUPYTER-BASE/"
+
+#: The Jupyter server's base URL, read in the page (JupyterLab and Notebook 7 write it into the page).
+_BASE_JS = """var __raisus_base = (function () {
+  try {
+    const config = document.getElementById("jupyter-config-data");
+    const base = config ? JSON.parse(config.textContent).baseUrl : "/";
+    return base ? (base.endsWith("/") ? base : base + "/") : "/";
+  } catch (e) { return "/"; }
+})();
+"""
+
+
+def _served_by_jupyter() -> bool:
+    """Whether this kernel was started by a Jupyter server (JupyterLab, Notebook 7), which serves
+    BokehJS and Panel's files through Panel's own server extension (``panel-preview/static/``,
+    ``panel_dist/``, installed and enabled with Panel). VS Code, nbclient and other front ends start
+    kernels without one."""
+    import os
+
+    return bool(os.environ.get("JPY_SESSION_NAME"))
+
+
+def _jupyter_server_loader(reloading: bool = False) -> str | None:
+    """Panel's notebook loader (``load_notebook``'s JavaScript) with every file taken from the
+    Jupyter server's Panel extension instead of inlined: a few kilobytes in the first output instead
+    of six megabytes of BokehJS and Panel, and still no request outside the Jupyter server.
+
+    Panel 1.9 can render its loader for "server" resources, but then names the files relative to a
+    Bokeh server's root (``static/js/bokeh.min.js``, ``static/extensions/panel/panel.min.js``);
+    Panel's extension serves Bokeh's files under ``panel-preview/static/`` and its own under
+    ``panel_dist/``, below the Jupyter server's base URL, which only the page knows. Upstream lacks
+    a loader for it (its ``/panel-preview/`` notebook mode is for the preview app). None when the
+    installed Panel names its files otherwise (then the caller inlines, as before).
+    """
+    import sys
+
+    from bokeh.resources import Resources as BkResources
+    from panel.io import notebook as pn_notebook
+    from panel.io.resources import Resources, bundle_resources, set_resource_mode
+
+    with set_resource_mode("server"):
+        resources = Resources.from_bokeh(BkResources(mode="server", root_url=_BASE_MARK), absolute=True,
+                                         notebook=True)
+        bundle = bundle_resources(None, resources, notebook=True, reloading=reloading)
+        configs, requirements, exports, skip_imports = pn_notebook.require_components()
+        js = pn_notebook._autoload_js(bundle=bundle, configs=configs, requirements=requirements, exports=exports,
+                                      skip_imports=skip_imports, ipywidget="ipywidgets_bokeh" in sys.modules,
+                                      reloading=reloading)
+    urls = [str(u) for u in bundle.js_files] + [str(u) for u in bundle.css_files]
+    if bundle.js_modules or not urls or not all(u.startswith(_BASE_MARK + "static/") for u in urls):
+        return None
+    js = (js.replace(f'"{_BASE_MARK}static/extensions/panel/', '__raisus_base + "panel_dist/')
+            .replace(f'"{_BASE_MARK}static/', '__raisus_base + "panel-preview/static/'))
+    if _BASE_MARK in js:
+        return None
+    return _BASE_JS + js
+
+
+def _load_notebook_from_jupyter(inline: bool = True, reloading: bool = False, **kwargs) -> None:
+    """``panel.io.notebook.load_notebook`` with :func:`_jupyter_server_loader`'s JavaScript (falls
+    back to Panel's own when that gives None)."""
+    from IPython.display import publish_display_data
+    from panel.io import notebook as pn_notebook
+
+    js = _jupyter_server_loader(reloading)
+    if js is None:
+        log.warning("raisus_panel: Panel %s names its files in a way not known here: BokehJS is inlined",
+                    pn.__version__)
+        return _PANEL_LOAD_NOTEBOOK(inline, reloading=reloading, **kwargs)
+    css = (pn_notebook.PANEL_DIR / "_templates" / "jupyter.css").read_text(encoding="utf-8")
+    publish_display_data(data={"text/html": f'<script type="esms-options">{{"shimMode": true}}</script>'
+                                            f"<style>{css}</style>"})
+    publish_display_data({"application/javascript": js, pn_notebook.LOAD_MIME: js})
+    import bokeh.io.notebook
+    bokeh.io.notebook.curstate().output_notebook()
+    manager = "\n".join([pn_notebook.PYVIZ_PROXY, pn_notebook._JupyterCommManager.js_manager,
+                          pn_notebook.nb_mime_js])
+    publish_display_data(data={pn_notebook.LOAD_MIME: manager, "application/javascript": manager})
+
+
+_PANEL_LOAD_NOTEBOOK = None  #: Panel's own ``load_notebook``, kept while :func:`extension` runs
+
+
 def fix_panel() -> bool:
     """Apply raisus_panel's fixes of Panel's notebook plumbing (:class:`OrderedComm`, style sheets
     per document, offline style sheets, and in a kernel :class:`MainThreadComm`); :func:`extension` calls it. True if
@@ -363,12 +453,18 @@ def fix_panel() -> bool:
     return all(fixed)
 
 
+#: How old the first output may be when the page draws it and still count as just made by the kernel
+#: (a page draws an output the moment it arrives; the kernel's clock and the browser's may differ a little).
+FRESH_SECONDS = 120
+
+
 def _notice_html() -> str:
     """The notice shown until BokehJS and Panel are loaded, and the script that hides it."""
     element = f"raisus-notice-{uuid.uuid4().hex}"
     texts = "<br>".join(html.escape(i18n.t("notebook.run_first", lang)) for lang in i18n.LANGUAGES)
     script = _READY_JS % {"id": json.dumps(element), "shim": NO_ECHO_JS.strip(),
-                          "widgets": NO_ECHO_WIDGETS_JS.strip()}
+                          "widgets": NO_ECHO_WIDGETS_JS.strip(), "made": int(time.time() * 1000),
+                          "fresh_ms": FRESH_SECONDS * 1000}
     return (f'<div id="{element}" class="raisus-notice" style="padding: 0.5em 0.8em; border-left: 4px solid '
             f'#d9a400; background: #fff8e1; color: #4a3800; font-family: sans-serif;">{texts}</div>'
             f"<script>{script}</script>")
@@ -379,9 +475,13 @@ def extension(*args, **kwargs) -> None:
 
     Beyond ``pn.extension(*args, **kwargs)``:
 
-    * **Offline.** BokehJS, Panel's JavaScript and their style sheets are inlined into the
-      notebook (``inline=True`` unless given) instead of being loaded from a CDN, so the notebook
-      works without internet access.
+    * **Offline, and small when saved.** In JupyterLab (or Notebook 7) BokehJS and Panel's
+      JavaScript load from the Jupyter server itself, through Panel's own server extension, and
+      the style sheets are inlined: no request leaves the Jupyter server, and a notebook saved after
+      Run All keeps a loader of a few kilobytes instead of six megabytes of JavaScript. In a front end
+      that starts its kernel without a Jupyter server (VS Code, nbclient) everything is inlined into
+      the notebook (``inline=True``), as with an explicit ``inline=True``; ``inline=False`` loads
+      from the CDN.
     * **Outputs that stay in step with the kernel.** What the outputs' pages send is handled on
       the kernel's main thread, one message at a time, although JupyterLab sends it over subshells
       (see :class:`MainThreadComm`); the kernel sends each output its changes in the order they
@@ -391,9 +491,11 @@ def extension(*args, **kwargs) -> None:
       freeze or go back to older values after a few commands, and the kernel's copy of a chart
       got extra rows and buttons old labels. A click in any output works however many outputs
       show the same view (style sheets are made per output, see :func:`fix_panel`).
-    * **A notice instead of blank space.** A saved notebook opened without a running kernel, or
-      not trusted, shows no interactive views. Its first output then says, in Korean and English,
-      to run the notebook (Run All); once BokehJS and Panel are loaded a small script hides it.
+    * **A notice instead of dead views.** A saved notebook opened again has no kernel behind its
+      outputs: untrusted it shows no views, trusted it draws them as saved, and no click reaches
+      anything. Its first output then says, in Korean and English, to run the notebook (Run All);
+      when the kernel has just made that output, a small script hides it once BokehJS and Panel are
+      loaded.
 
     Outside IPython (``panel serve``), this is ``pn.extension(*args, **kwargs)`` with inline
     resources.
@@ -409,9 +511,22 @@ def extension(*args, **kwargs) -> None:
     >>> import raisus_panel
     >>> raisus_panel.extension()  # doctest: +SKIP
     """
-    kwargs.setdefault("inline", True)
+    global _PANEL_LOAD_NOTEBOOK
+    from_jupyter = "inline" not in kwargs and _served_by_jupyter() and pn.__version__.startswith(PANEL_TESTED)
+    kwargs.setdefault("inline", True)  # the style sheets of every model: see _inline_stylesheets
     fix_panel()  # first: pn.extension opens a comm of its own
-    pn.extension(*args, **kwargs)
+    if from_jupyter:
+        from panel.io import notebook as pn_notebook
+
+        # pn.extension imports load_notebook from panel.io.notebook when it is called
+        _PANEL_LOAD_NOTEBOOK = pn_notebook.load_notebook
+        pn_notebook.load_notebook = _load_notebook_from_jupyter
+        try:
+            pn.extension(*args, **kwargs)
+        finally:
+            pn_notebook.load_notebook = _PANEL_LOAD_NOTEBOOK
+    else:
+        pn.extension(*args, **kwargs)
     try:
         from IPython import get_ipython
         from IPython.display import HTML, display

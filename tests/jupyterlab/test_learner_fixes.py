@@ -10,7 +10,11 @@ notebook stays small and still shows its views without any outside request.
 from __future__ import annotations
 
 import re
+import shutil
+import time
+from pathlib import Path
 
+import nbformat
 import pytest
 from playwright.sync_api import expect
 
@@ -18,7 +22,7 @@ from raisus_panel.i18n import t
 
 from .conftest import Lab, shot
 
-NOTEBOOKS = ["notebooks/12_ipywidgets.ipynb", "notebooks/13_fair_dice.ipynb"]
+NOTEBOOKS = ["notebooks/12_ipywidgets.ipynb", "notebooks/13_fair_dice.ipynb", "notebooks/00_quickstart.ipynb"]
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -144,3 +148,52 @@ def test_13_the_gm_reveals_early_and_the_verify_cell_verifies(lab):
     assert statuses == ["verified"] and _verify_again(nb) == lines[0]
     shot(nb.page, "jupyterlab-13-revealed-early-ko")
     assert outside == [], f"the notebook asked the internet for {outside}"
+
+
+# -- 5: a notebook saved after Run All ---------------------------------------------------------------
+#: Well under a megabyte: the views' own outputs, not BokehJS and Panel (6 MB, inlined before).
+MAX_SAVED_BYTES = 1_000_000
+
+
+def _save(nb: Lab) -> int:
+    """Save the notebook as a learner does (Ctrl+S) and return the size of the file on disk."""
+    path = nb.server.root / nb.name
+    before = path.stat().st_mtime_ns
+    nb.command("docmanager:save")
+    nb.page.wait_for_function(f"() => !{_DIRTY_JS}", timeout=60_000)
+    for _ in range(600):
+        if path.stat().st_mtime_ns != before:
+            break
+        time.sleep(0.1)
+    saved = nbformat.read(path, 4)
+    assert any(c.get("outputs") for c in saved.cells if c.cell_type == "code"), "saved without outputs"
+    return path.stat().st_size
+
+
+_DIRTY_JS = "window.jupyterapp.shell.currentWidget.context.model.dirty"
+
+
+@pytest.mark.parametrize("name", ["00_quickstart.ipynb", "12_ipywidgets.ipynb", "13_fair_dice.ipynb"])
+def test_a_notebook_saved_after_run_all_is_small_and_needs_no_internet(lab, name):
+    nb = lab(name)
+    outside, said = _watch(nb)
+    nb.run_all()
+    _clean(nb, said, "after Run All")
+    # BokehJS and Panel came from the Jupyter server (Panel's extension), not from the output
+    assert nb.page.evaluate("() => window.Bokeh !== undefined && Bokeh.Panel !== undefined")
+    expect(nb.output(0).get_by_text(t("notebook.run_first", "en"))).to_be_hidden()
+    assert nb.page.locator(".jp-OutputArea .bk-btn").count() > 0, "no view was drawn"
+    size = _save(nb)
+    print(f"{name} saved after Run All: {size} bytes")
+    assert size < MAX_SAVED_BYTES, f"{name} saved after Run All is {size} bytes"
+    assert outside == [], f"the notebook asked the internet for {outside}"
+    # opened again a day later, not run: the first output says what to do
+    shutil.copy(nb.server.root / name, nb.server.root / f"saved-{name}")
+    nb.page.context.clock.install(time=time.time() + 24 * 3600)
+    again = lab(f"saved-{name}")
+    again_outside, _ = _watch(again)
+    again.page.wait_for_timeout(3000)
+    for lang in ("ko", "en"):
+        expect(again.output(0).get_by_text(t("notebook.run_first", lang))).to_be_visible()
+    shot(again.page, f"jupyterlab-saved-reopened-{Path(name).stem}")
+    assert again_outside == [], f"the saved notebook asked the internet for {again_outside}"
