@@ -23,8 +23,9 @@ __all__ = ["extension", "fix_panel", "NO_ECHO_JS", "NO_ECHO_WIDGETS_JS", "MainTh
 
 log = logging.getLogger(__name__)
 
-#: The Panel versions whose notebook comm the shims below were written for and tested with.
-PANEL_TESTED = ("1.9",)
+#: The Panel versions whose notebook plumbing the shims below were written for and tested with; the
+#: package's bounds in pyproject.toml allow only these (tests/jupyterlab/test_panel_fixes.py checks both).
+PANEL_TESTED = ("1.9.",)
 
 #: Panel's notebook comm sends every change of a page's Bokeh document back to the kernel -- also
 #: the changes the page has just applied from the kernel's own messages (Panel 1.9's
@@ -269,8 +270,6 @@ def _order_comms() -> bool:
     if manager.server_comm is OrderedComm:
         return True
     if not pn.__version__.startswith(PANEL_TESTED) or manager.server_comm is not JupyterComm:
-        log.warning("raisus_panel's notebook comm fixes were written for Panel %s, not %s: not applied",
-                    "/".join(PANEL_TESTED), pn.__version__)
         return False
     manager.server_comm = OrderedComm
     return True
@@ -448,6 +447,12 @@ def fix_panel() -> bool:
     """Apply raisus_panel's fixes of Panel's notebook plumbing (:class:`OrderedComm`, style sheets
     per document, offline style sheets, and in a kernel :class:`MainThreadComm`); :func:`extension` calls it. True if
     Panel is a version they were tested with."""
+    if not pn.__version__.startswith(PANEL_TESTED):
+        # each fix reads a private of the Panel it was written for: on another one, none is applied
+        log.warning("raisus_panel's notebook fixes were written for Panel %s, not %s: none is applied "
+                    "(install the Panel that pyproject.toml names)", "/".join(v + "x" for v in PANEL_TESTED),
+                    pn.__version__)
+        return False
     fixed = [_order_comms(), _stylesheets_per_document(), _inline_stylesheets()]
     _main_thread_comms()
     return all(fixed)

@@ -198,3 +198,80 @@ def test_no_echo_widgets_shim_names_what_it_patches():
     assert 'window._JUPYTERLAB["@bokeh/jupyter_bokeh"]' in js and 'lab.get("./index")' in js
     assert "BokehView" in js and "proto._change_event" in js and "event.sync === false" in js
     assert js.strip() in notebook._notice_html()
+
+
+# -- the versions the fixes were written for ----------------------------------------------------------
+def _bound(name: str) -> str:
+    import tomllib
+
+    data = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
+    deps = data["project"]["dependencies"] + data["project"]["optional-dependencies"]["notebook"]
+    [spec] = [d for d in deps if re.match(rf"{name}\b", d)]
+    return spec
+
+
+def test_the_package_allows_only_the_panel_the_fixes_were_written_for():
+    """pyproject's bounds are the versions tested: every Panel they allow is one the fixes apply to."""
+    from packaging.specifiers import SpecifierSet
+
+    spec = SpecifierSet(_bound("panel").removeprefix("panel"))
+    assert pn.__version__ in spec and pn.__version__.startswith(notebook.PANEL_TESTED)
+    for version in ("1.8.9", "1.10.0", "2.0.0"):
+        assert version not in spec, f"pyproject allows Panel {version}, which the notebook fixes were not tested with"
+    assert all(f"{major_minor}0" in spec for major_minor in notebook.PANEL_TESTED)
+
+
+def test_an_untested_panel_gets_no_fix_and_a_warning(monkeypatch, unfixed, caplog):
+    monkeypatch.setattr(pn, "__version__", "1.10.0")
+    with caplog.at_level("WARNING", logger="raisus_panel.notebook"):
+        assert notebook.fix_panel() is False
+    assert JupyterCommManagerBinary.server_comm is JupyterComm
+    assert "written for Panel 1.9.x, not 1.10.0" in caplog.text
+
+
+# -- BokehJS and Panel from the Jupyter server ---------------------------------------------------------
+def test_upstream_extension_loads_through_panels_load_notebook():
+    """pn.extension imports load_notebook when called (so extension() can hand it the server loader),
+    and load_notebook publishes what _load_notebook_from_jupyter publishes too."""
+    import inspect
+
+    from panel.config import panel_extension
+    from panel.io import notebook as pn_notebook
+
+    call = inspect.getsource(panel_extension.__call__)
+    assert "from .io.notebook import load_notebook" in call and "load_notebook(\n" in call
+    load = inspect.getsource(pn_notebook.load_notebook)
+    for part in ("_autoload_js(", "'jupyter.css'", "esms-options", "output_notebook()",
+                 "PYVIZ_PROXY, _JupyterCommManager.js_manager, nb_mime_js"):
+        assert part in load, f"Panel's load_notebook changed ({part}): check _load_notebook_from_jupyter"
+
+
+def test_upstream_server_extension_serves_bokeh_and_panel_files():
+    """Panel's Jupyter server extension serves Bokeh's static files and Panel's dist folder."""
+    import inspect
+
+    from panel.io import jupyter_server_extension
+
+    source = inspect.getsource(jupyter_server_extension._load_jupyter_server_extension)
+    assert 'r"panel-preview/static/(.*)"' in source and "StaticHandler" in source
+    assert 'r"panel_dist/(.*)"' in source and "dict(path=DIST_DIR)" in source
+
+
+def test_the_server_loader_names_files_the_server_extension_has():
+    """Every file the loader asks for is below the Jupyter server's base URL, and exists where Panel's
+    extension serves it from: nothing is inlined, nothing comes from a CDN."""
+    from bokeh.util.paths import bokehjs_path
+    from panel.io.resources import DIST_DIR
+
+    js = notebook._jupyter_server_loader()
+    assert js is not None and len(js) < 50_000
+    urls = re.findall(r'__raisus_base \+ "([^"]+)"', js)
+    assert any("bokeh.min.js" in u for u in urls) and any("panel.min.js" in u for u in urls)
+    for url in urls:
+        path = url.split("?")[0]
+        if path.startswith("panel_dist/"):
+            assert (DIST_DIR / path.removeprefix("panel_dist/")).is_file(), url
+        else:
+            assert path.startswith("panel-preview/static/"), url
+            assert (Path(bokehjs_path()) / path.removeprefix("panel-preview/static/")).is_file(), url
+    assert "https://" not in js.split("const js_urls", 1)[1].split(";", 1)[0]
