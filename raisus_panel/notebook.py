@@ -85,17 +85,17 @@ NO_ECHO_WIDGETS_JS = """
 
 #: Waits for BokehJS and Panel to load in the page (the load output runs asynchronously), then
 #: installs :data:`NO_ECHO_JS` and :data:`NO_ECHO_WIDGETS_JS` and hides the "run the notebook" notice.
-#: Only in an output the kernel has just made: a saved notebook opened again draws its outputs
-#: without a kernel (BokehJS loads from the Jupyter server, the views look as they were saved, and no
-#: click reaches anything), so there the notice stays and says to run the notebook.
+#: The notice is hidden only in an output the kernel has just made: a saved notebook opened again
+#: draws its outputs without a kernel (BokehJS loads from the Jupyter server, the views look as they
+#: were saved, and no click reaches anything), so there the notice stays and says to run the notebook.
 _READY_JS = """
 (function () {
   const notice = document.getElementById(%(id)s);
-  if (Math.abs(Date.now() - %(made)d) > %(fresh_ms)d) return;  // a saved output, opened again
+  const fresh = Math.abs(Date.now() - %(made)d) <= %(fresh_ms)d;  // not a saved output opened again
   let tries = 0;
   function ready() {
     if (%(widgets)s && %(shim)s) {
-      if (notice) notice.style.display = "none";
+      if (notice && fresh) notice.style.display = "none";
       return;
     }
     if (++tries < 1200) setTimeout(ready, 50);  // a minute at most: then the notice stays
@@ -320,12 +320,16 @@ def _inline_stylesheets() -> bool:
     but models made later -- a widget added by a click, a form row, every model of
     ``pn.ipywidget`` -- link Panel's CSS on its CDN (``loading.css`` above all): offline the browser
     fails to load it, on every such model. Panel passes each linked sheet through
-    ``patch_stylesheet(sheet, dist_url)`` (``panel/reactive.py``); outside a served page the
-    ``dist_url`` is the CDN itself. There, with ``pn.config.inline``, the link is turned into a
-    ``data:`` URL of the same file from Panel's own ``dist`` folder. Served pages are unchanged.
+    ``patch_stylesheet(sheet, dist_url)`` (``panel/reactive.py``, and the design's parameters of a
+    model drawn later -- ``Design._apply_params`` in ``panel/theme/base.py``, which imports it from
+    ``panel.io.resources`` when called: 13's table switched to English asked the CDN for
+    ``loading.css``); outside a served page the ``dist_url`` is the CDN itself. There, with
+    ``pn.config.inline``, the link is turned into a ``data:`` URL of the same file from Panel's own
+    ``dist`` folder. Both names are patched. Served pages are unchanged.
     """
     import base64
 
+    import panel.io.resources as pn_resources
     import panel.reactive as pn_reactive
     from panel.io.resources import CDN_DIST, DIST_DIR
 
@@ -334,6 +338,8 @@ def _inline_stylesheets() -> bool:
         return False
     if getattr(original, "raisus_original", None) is not None:
         return True
+    if getattr(pn_resources, "patch_stylesheet", None) is not original:
+        return False  # Panel keeps two functions of that name now: check both callers
     inlined: dict[str, str] = {}
 
     def data_url(url: str) -> str | None:
@@ -355,6 +361,7 @@ def _inline_stylesheets() -> bool:
 
     patch_stylesheet.raisus_original = original
     pn_reactive.patch_stylesheet = patch_stylesheet
+    pn_resources.patch_stylesheet = patch_stylesheet
     return True
 
 

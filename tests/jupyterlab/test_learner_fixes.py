@@ -59,6 +59,7 @@ def test_12_the_ipywidgets_language_switch_keeps_every_sheet(lab, lang):
     nb.run_all()
     _clean(nb, said, "after Run All")
     assert _sheet_kinds(nb) == ["character", "character", "grunt_mob"]
+    saves = nb.kernel_json("[s._save.disabled for s in sheets]")
     last = nb.output(9)  # the "your turn" cell: language buttons over the tabs of sheets
     label = {"en": "English", "ko": "한국어"}[lang]
     for step in (["en", "ko"] if lang == "ko" else ["en"]):
@@ -69,9 +70,12 @@ def test_12_the_ipywidgets_language_switch_keeps_every_sheet(lab, lang):
         _clean(nb, said, f"after pressing {name}")
         assert _sheet_kinds(nb) == ["character", "character", "grunt_mob"], f"after pressing {name}"
         assert nb.kernel_json("[s._error.visible for s in sheets]") == [False] * 3, f"after pressing {name}"
-        # the page shows the kind pressed, in the language chosen
-        kind = t("kind.character", step)
-        expect(last.locator(".bk-btn.bk-active", has_text=kind).first).to_be_visible()
+        assert nb.kernel_json("[s._save.disabled for s in sheets]") == saves, "the language locked Save"
+        # the page shows each sheet's kind pressed, in the language chosen (step 4: the mob's tab too)
+        for tab, kind in ((0, "character"), (2, "grunt_mob")):
+            last.locator(".lm-TabBar-tab").nth(tab).click()
+            expect(last.locator(".bk-btn.bk-active:visible", has_text=t(f"kind.{kind}", step)).first).to_be_visible()
+        last.locator(".lm-TabBar-tab").nth(0).click()
     # step 2's refusal is printed and shown as words, never as the HTML source of a coloured span
     printed = nb.output(7).inner_text()
     assert "<span" not in printed and "style=" not in printed

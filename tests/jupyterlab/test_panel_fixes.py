@@ -275,3 +275,31 @@ def test_the_server_loader_names_files_the_server_extension_has():
             assert path.startswith("panel-preview/static/"), url
             assert (Path(bokehjs_path()) / path.removeprefix("panel-preview/static/")).is_file(), url
     assert "https://" not in js.split("const js_urls", 1)[1].split(";", 1)[0]
+
+
+# -- style sheets linked on the CDN by models drawn later ---------------------------------------------
+def test_upstream_design_links_style_sheets_through_io_resources():
+    """A model's design parameters pass its sheets to ``panel.io.resources.patch_stylesheet``, looked
+    up when called (not the name panel.reactive imported): both names need the offline shim."""
+    import inspect
+
+    from panel.theme.base import Design
+
+    assert "from ..io.resources import CDN_DIST, patch_stylesheet" in inspect.getsource(Design._apply_params)
+
+
+def test_every_patch_stylesheet_turns_a_cdn_link_into_a_data_url_offline(monkeypatch):
+    import panel.io.resources as pn_resources
+    import panel.reactive as pn_reactive
+    from panel.io.resources import CDN_DIST
+
+    upstream = getattr(pn_reactive.patch_stylesheet, "raisus_original", pn_reactive.patch_stylesheet)
+    monkeypatch.setattr(pn_reactive, "patch_stylesheet", upstream)
+    monkeypatch.setattr(pn_resources, "patch_stylesheet", upstream)
+    monkeypatch.setattr(pn.config, "_inline", pn.config._inline)
+    pn.config.inline = True
+    assert notebook._inline_stylesheets()
+    for module in (pn_reactive, pn_resources):
+        sheet = ImportedStyleSheet(url=f"{CDN_DIST}css/loading.css")
+        module.patch_stylesheet(sheet, CDN_DIST)
+        assert sheet.url.startswith("data:text/css;base64,"), module.__name__
