@@ -465,6 +465,23 @@ def fix_panel() -> bool:
     return all(fixed)
 
 
+#: The jupyter_bokeh versions whose lab extension :data:`NO_ECHO_WIDGETS_JS` was written for.
+JUPYTER_BOKEH_TESTED = ("4.",)
+
+
+def _widgets_shim() -> str:
+    """:data:`NO_ECHO_WIDGETS_JS` for the jupyter_bokeh it was written for; nothing for another one."""
+    try:
+        from jupyter_bokeh import __version__ as version
+    except ImportError:  # no pn.ipywidget without it: nothing to fix
+        return "true"
+    if not version.startswith(JUPYTER_BOKEH_TESTED):
+        log.warning("raisus_panel's fix of pn.ipywidget was written for jupyter_bokeh %s, not %s: not applied",
+                    "/".join(v + "x" for v in JUPYTER_BOKEH_TESTED), version)
+        return "true"
+    return NO_ECHO_WIDGETS_JS.strip()
+
+
 #: How old the first output may be when the page draws it and still count as just made by the kernel
 #: (a page draws an output the moment it arrives; the kernel's clock and the browser's may differ a little).
 FRESH_SECONDS = 120
@@ -475,7 +492,7 @@ def _notice_html() -> str:
     element = f"raisus-notice-{uuid.uuid4().hex}"
     texts = "<br>".join(html.escape(i18n.t("notebook.run_first", lang)) for lang in i18n.LANGUAGES)
     script = _READY_JS % {"id": json.dumps(element), "shim": NO_ECHO_JS.strip(),
-                          "widgets": NO_ECHO_WIDGETS_JS.strip(), "made": int(time.time() * 1000),
+                          "widgets": _widgets_shim(), "made": int(time.time() * 1000),
                           "fresh_ms": FRESH_SECONDS * 1000}
     return (f'<div id="{element}" class="raisus-notice" style="padding: 0.5em 0.8em; border-left: 4px solid '
             f'#d9a400; background: #fff8e1; color: #4a3800; font-family: sans-serif;">{texts}</div>'

@@ -65,8 +65,13 @@ def test_12_the_ipywidgets_language_switch_keeps_every_sheet(lab, lang):
     for step in (["en", "ko"] if lang == "ko" else ["en"]):
         name = {"en": "English", "ko": "한국어"}[step]
         last.locator(".widget-toggle-button", has_text=name).first.click()
+        # an ipywidgets message may reach the kernel after the test's next request (another subshell)
+        for _ in range(100):
+            if nb.kernel_json("settings.lang") == step:
+                break
+            nb.page.wait_for_timeout(100)
+        assert nb.kernel_json("settings.lang") == step, f"pressing {name} did not reach the kernel"
         nb.settle()
-        assert nb.kernel_json("settings.lang") == step
         _clean(nb, said, f"after pressing {name}")
         assert _sheet_kinds(nb) == ["character", "character", "grunt_mob"], f"after pressing {name}"
         assert nb.kernel_json("[s._error.visible for s in sheets]") == [False] * 3, f"after pressing {name}"

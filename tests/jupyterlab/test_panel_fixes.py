@@ -303,3 +303,13 @@ def test_every_patch_stylesheet_turns_a_cdn_link_into_a_data_url_offline(monkeyp
         sheet = ImportedStyleSheet(url=f"{CDN_DIST}css/loading.css")
         module.patch_stylesheet(sheet, CDN_DIST)
         assert sheet.url.startswith("data:text/css;base64,"), module.__name__
+
+
+def test_the_widgets_shim_follows_the_jupyter_bokeh_it_was_written_for(monkeypatch, caplog):
+    jupyter_bokeh = pytest.importorskip("jupyter_bokeh")
+    assert jupyter_bokeh.__version__.startswith(notebook.JUPYTER_BOKEH_TESTED)
+    assert _bound("jupyter_bokeh") == "jupyter_bokeh>=4,<5"
+    monkeypatch.setattr(jupyter_bokeh, "__version__", "5.0.0")
+    with caplog.at_level("WARNING", logger="raisus_panel.notebook"):
+        page = notebook._notice_html()
+    assert "_change_event" not in page and "jupyter_bokeh 4.x, not 5.0.0" in caplog.text
