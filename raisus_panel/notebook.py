@@ -351,13 +351,15 @@ def _inline_stylesheets() -> bool:
         return inlined[url]
 
     def patch_stylesheet(stylesheet, dist_url):
+        # Panel's first: it also turns a link to its local dist folder (``static/extensions/panel/``,
+        # what ``get_dist_path()`` gives outside a notebook's rendering) into one on ``dist_url``
+        result = original(stylesheet, dist_url)
         url = getattr(stylesheet, "url", None)
         if pn.config.inline and dist_url == CDN_DIST and isinstance(url, str) and url.startswith(CDN_DIST):
             inline = data_url(url)
             if inline is not None:
                 stylesheet.url = inline
-                return
-        return original(stylesheet, dist_url)
+        return result
 
     patch_stylesheet.raisus_original = original
     pn_reactive.patch_stylesheet = patch_stylesheet

@@ -299,10 +299,13 @@ def test_every_patch_stylesheet_turns_a_cdn_link_into_a_data_url_offline(monkeyp
     monkeypatch.setattr(pn.config, "_inline", pn.config._inline)
     pn.config.inline = True
     assert notebook._inline_stylesheets()
-    for module in (pn_reactive, pn_resources):
-        sheet = ImportedStyleSheet(url=f"{CDN_DIST}css/loading.css")
-        module.patch_stylesheet(sheet, CDN_DIST)
-        assert sheet.url.startswith("data:text/css;base64,"), module.__name__
+    # a CDN link, and a link to Panel's local dist folder (a model made after the first rendering:
+    # the HTML pane 13's table adds when switched to English), which Panel itself turns into a CDN link
+    for url in (f"{CDN_DIST}css/loading.css", "static/extensions/panel/css/loading.css"):
+        for module in (pn_reactive, pn_resources):
+            sheet = ImportedStyleSheet(url=url)
+            module.patch_stylesheet(sheet, CDN_DIST)
+            assert sheet.url.startswith("data:text/css;base64,"), (module.__name__, url)
 
 
 def test_the_widgets_shim_follows_the_jupyter_bokeh_it_was_written_for(monkeypatch, caplog):
