@@ -320,12 +320,13 @@ def _inline_stylesheets() -> bool:
     but models made later -- a widget added by a click, a form row, every model of
     ``pn.ipywidget`` -- link Panel's CSS on its CDN (``loading.css`` above all): offline the browser
     fails to load it, on every such model. Panel passes each linked sheet through
-    ``patch_stylesheet(sheet, dist_url)`` (``panel/reactive.py``, and the design's parameters of a
-    model drawn later -- ``Design._apply_params`` in ``panel/theme/base.py``, which imports it from
-    ``panel.io.resources`` when called: 13's table switched to English asked the CDN for
-    ``loading.css``); outside a served page the ``dist_url`` is the CDN itself. There, with
-    ``pn.config.inline``, the link is turned into a ``data:`` URL of the same file from Panel's own
-    ``dist`` folder. Both names are patched. Served pages are unchanged.
+    ``patch_stylesheet(sheet, dist_url)`` (``panel/reactive.py``; a design's parameters go through
+    ``Design._apply_params`` in ``panel/theme/base.py``, which imports it from ``panel.io.resources``
+    when called: both names are patched); outside a served page the ``dist_url`` is the CDN itself,
+    and Panel's own patch turns a link to its local dist folder (``loading.css`` of a model made
+    after the first rendering: 13's table switched to English) into a CDN link. After it, with
+    ``pn.config.inline``, a CDN link is turned into a ``data:`` URL of the same file from Panel's
+    own ``dist`` folder. Served pages are unchanged.
     """
     import base64
 

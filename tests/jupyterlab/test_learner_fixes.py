@@ -30,6 +30,9 @@ pytestmark = pytest.mark.timeout(600)
 LOCAL = re.compile(r"(https?|wss?)://(127\.0\.0\.1|localhost)[:/]|data:|blob:")
 
 
+SLOW_PLUGIN = re.compile(r"warning: Plugin \S+ \(with \d+ dependants\) took [\d.]+ms to activate\.$")
+
+
 def _watch(nb: Lab) -> tuple[list[str], list[str]]:
     """Record what the page asks outside the JupyterLab server, and every console line (of any level)."""
     outside: list[str] = []
@@ -44,7 +47,9 @@ def _clean(nb: Lab, said: list[str], step: str) -> None:
     assert nb.errors() == [], f"{nb.name}, {step}: an error was printed into the notebook"
     lost = [m for m in said if "model not found" in m.lower()]
     assert not lost, f"{nb.name}, {step}: the page lost ipywidgets models: {lost}"
-    assert nb.bokeh_errors() == [], f"{nb.name}, {step}: errors in the browser console"
+    # (JupyterLab's own note that a plugin, jupyter_bokeh's too, was slow to start on a busy machine is no error)
+    errors = [m for m in nb.bokeh_errors() if not SLOW_PLUGIN.match(m)]
+    assert errors == [], f"{nb.name}, {step}: errors in the browser console"
 
 
 # -- 12: the ipywidgets language buttons ------------------------------------------------------------
