@@ -10,6 +10,7 @@ import html
 import json
 import logging
 import threading
+import time
 import uuid
 
 import panel as pn
@@ -18,12 +19,13 @@ from pyviz_comms import JupyterComm
 
 from raisus_panel import i18n
 
-__all__ = ["extension", "fix_panel", "NO_ECHO_JS", "MainThreadComm", "OrderedComm"]
+__all__ = ["extension", "fix_panel", "NO_ECHO_JS", "NO_ECHO_WIDGETS_JS", "MainThreadComm", "OrderedComm"]
 
 log = logging.getLogger(__name__)
 
-#: The Panel versions whose notebook comm the shims below were written for and tested with.
-PANEL_TESTED = ("1.9",)
+#: The Panel versions whose notebook plumbing the shims below were written for and tested with; the
+#: package's bounds in pyproject.toml allow only these (tests/jupyterlab/test_panel_fixes.py checks both).
+PANEL_TESTED = ("1.9.",)
 
 #: Panel's notebook comm sends every change of a page's Bokeh document back to the kernel -- also
 #: the changes the page has just applied from the kernel's own messages (Panel 1.9's
@@ -52,15 +54,48 @@ NO_ECHO_JS = """
 })()
 """
 
+#: The same echo, in ``pn.ipywidget``'s outputs: jupyter_bokeh's ``BokehView`` (4.x, its lab
+#: extension) holds back the document events made while it applies a patch from the kernel and, once
+#: applied, sends them all to the kernel (``_consume_patch`` then ``_change_event``), without looking at
+#: ``sync``. The kernel then applies its own change again as if a person had made it -- and Panel reads a
+#: ``RadioButtonGroup``'s ``labels`` coming back from the page as new options: a language switch turned
+#: each character sheet's kind into None ("Unknown kind of character None"). This shim makes the view
+#: send only what happened in the page. JupyterLab keeps each federated extension's module container in
+#: ``window._JUPYTERLAB``; the view class is taken from there and patched once (every view, also those
+#: already drawn, calls the prototype's method). Upstream lacks the filter (tests/jupyterlab checks the
+#: installed jupyter_bokeh still does, and fails when the shim is no longer needed).
+NO_ECHO_WIDGETS_JS = """
+(function () {
+  const lab = window._JUPYTERLAB && window._JUPYTERLAB["@bokeh/jupyter_bokeh"];
+  if (!lab || lab.__raisus_no_echo) return true;  // no ipywidgets of Bokeh in this page, or patched
+  lab.__raisus_no_echo = true;
+  Promise.resolve(lab.get("./index")).then(function (factory) {
+    const View = factory().BokehView;
+    const proto = View && View.prototype;
+    if (!proto || typeof proto._change_event !== "function") return;
+    const forward = proto._change_event;
+    proto._change_event = function (event) {
+      if (event.sync === false) return;  // applied from the kernel: it knows already
+      return forward.call(this, event);
+    };
+  }).catch(function () { lab.__raisus_no_echo = false; });
+  return true;
+})()
+"""
+
 #: Waits for BokehJS and Panel to load in the page (the load output runs asynchronously), then
-#: installs :data:`NO_ECHO_JS` and hides the "run the notebook" notice.
+#: installs :data:`NO_ECHO_JS` and :data:`NO_ECHO_WIDGETS_JS` and hides the "run the notebook" notice.
+#: The notice is hidden only in an output the kernel has just made: a saved notebook opened again
+#: draws its outputs without a kernel (BokehJS loads from the Jupyter server, the views look as they
+#: were saved, and no click reaches anything), so there the notice stays and says to run the notebook.
 _READY_JS = """
 (function () {
   const notice = document.getElementById(%(id)s);
+  const fresh = Math.abs(Date.now() - %(made)d) <= %(fresh_ms)d;  // not a saved output opened again
   let tries = 0;
   function ready() {
-    if (%(shim)s) {
-      if (notice) notice.style.display = "none";
+    if (%(widgets)s && %(shim)s) {
+      if (notice && fresh) notice.style.display = "none";
       return;
     }
     if (++tries < 1200) setTimeout(ready, 50);  // a minute at most: then the notice stays
@@ -235,8 +270,6 @@ def _order_comms() -> bool:
     if manager.server_comm is OrderedComm:
         return True
     if not pn.__version__.startswith(PANEL_TESTED) or manager.server_comm is not JupyterComm:
-        log.warning("raisus_panel's notebook comm fixes were written for Panel %s, not %s: not applied",
-                    "/".join(PANEL_TESTED), pn.__version__)
         return False
     manager.server_comm = OrderedComm
     return True
@@ -287,12 +320,17 @@ def _inline_stylesheets() -> bool:
     but models made later -- a widget added by a click, a form row, every model of
     ``pn.ipywidget`` -- link Panel's CSS on its CDN (``loading.css`` above all): offline the browser
     fails to load it, on every such model. Panel passes each linked sheet through
-    ``patch_stylesheet(sheet, dist_url)`` (``panel/reactive.py``); outside a served page the
-    ``dist_url`` is the CDN itself. There, with ``pn.config.inline``, the link is turned into a
-    ``data:`` URL of the same file from Panel's own ``dist`` folder. Served pages are unchanged.
+    ``patch_stylesheet(sheet, dist_url)`` (``panel/reactive.py``; a design's parameters go through
+    ``Design._apply_params`` in ``panel/theme/base.py``, which imports it from ``panel.io.resources``
+    when called: both names are patched); outside a served page the ``dist_url`` is the CDN itself,
+    and Panel's own patch turns a link to its local dist folder (``loading.css`` of a model made
+    after the first rendering: 13's table switched to English) into a CDN link. After it, with
+    ``pn.config.inline``, a CDN link is turned into a ``data:`` URL of the same file from Panel's
+    own ``dist`` folder. Served pages are unchanged.
     """
     import base64
 
+    import panel.io.resources as pn_resources
     import panel.reactive as pn_reactive
     from panel.io.resources import CDN_DIST, DIST_DIR
 
@@ -301,6 +339,8 @@ def _inline_stylesheets() -> bool:
         return False
     if getattr(original, "raisus_original", None) is not None:
         return True
+    if getattr(pn_resources, "patch_stylesheet", None) is not original:
+        return False  # Panel keeps two functions of that name now: check both callers
     inlined: dict[str, str] = {}
 
     def data_url(url: str) -> str | None:
@@ -312,33 +352,151 @@ def _inline_stylesheets() -> bool:
         return inlined[url]
 
     def patch_stylesheet(stylesheet, dist_url):
+        # Panel's first: it also turns a link to its local dist folder (``static/extensions/panel/``,
+        # what ``get_dist_path()`` gives outside a notebook's rendering) into one on ``dist_url``
+        result = original(stylesheet, dist_url)
         url = getattr(stylesheet, "url", None)
         if pn.config.inline and dist_url == CDN_DIST and isinstance(url, str) and url.startswith(CDN_DIST):
             inline = data_url(url)
             if inline is not None:
                 stylesheet.url = inline
-                return
-        return original(stylesheet, dist_url)
+        return result
 
     patch_stylesheet.raisus_original = original
     pn_reactive.patch_stylesheet = patch_stylesheet
+    pn_resources.patch_stylesheet = patch_stylesheet
     return True
+
+
+#: Stands for the Jupyter server's base URL in the loader's file URLs until the page knows it.
+_BASE_MARK = "RAISUS-JUPYTER-BASE/"
+
+#: The Jupyter server's base URL, read in the page (JupyterLab and Notebook 7 write it into the page).
+_BASE_JS = """var __raisus_base = (function () {
+  try {
+    const config = document.getElementById("jupyter-config-data");
+    const base = config ? JSON.parse(config.textContent).baseUrl : "/";
+    return base ? (base.endsWith("/") ? base : base + "/") : "/";
+  } catch (e) { return "/"; }
+})();
+"""
+
+
+def _served_by_jupyter() -> bool:
+    """Whether this kernel was started by a Jupyter server (JupyterLab, Notebook 7), which serves
+    BokehJS and Panel's files through Panel's own server extension (``panel-preview/static/``,
+    ``panel_dist/``, installed and enabled with Panel). VS Code, nbclient and other front ends start
+    kernels without one."""
+    import os
+
+    return bool(os.environ.get("JPY_SESSION_NAME"))
+
+
+def _jupyter_server_loader(reloading: bool = False) -> str | None:
+    """Panel's notebook loader (``load_notebook``'s JavaScript) with every file taken from the
+    Jupyter server's Panel extension instead of inlined: a few kilobytes in the first output instead
+    of six megabytes of BokehJS and Panel, and still no request outside the Jupyter server.
+
+    Panel 1.9 can render its loader for "server" resources, but then names the files relative to a
+    Bokeh server's root (``static/js/bokeh.min.js``, ``static/extensions/panel/panel.min.js``);
+    Panel's extension serves Bokeh's files under ``panel-preview/static/`` and its own under
+    ``panel_dist/``, below the Jupyter server's base URL, which only the page knows. Upstream lacks
+    a loader for it (its ``/panel-preview/`` notebook mode is for the preview app). None when the
+    installed Panel names its files otherwise (then the caller inlines, as before).
+    """
+    import sys
+
+    from bokeh.resources import Resources as BkResources
+    from panel.io import notebook as pn_notebook
+    from panel.io.resources import Resources, bundle_resources, set_resource_mode
+
+    with set_resource_mode("server"):
+        resources = Resources.from_bokeh(BkResources(mode="server", root_url=_BASE_MARK), absolute=True,
+                                         notebook=True)
+        bundle = bundle_resources(None, resources, notebook=True, reloading=reloading)
+        configs, requirements, exports, skip_imports = pn_notebook.require_components()
+        js = pn_notebook._autoload_js(bundle=bundle, configs=configs, requirements=requirements, exports=exports,
+                                      skip_imports=skip_imports, ipywidget="ipywidgets_bokeh" in sys.modules,
+                                      reloading=reloading)
+    urls = [str(u) for u in bundle.js_files] + [str(u) for u in bundle.css_files]
+    if bundle.js_modules or not urls or not all(u.startswith(_BASE_MARK + "static/") for u in urls):
+        return None
+    js = (js.replace(f'"{_BASE_MARK}static/extensions/panel/', '__raisus_base + "panel_dist/')
+            .replace(f'"{_BASE_MARK}static/', '__raisus_base + "panel-preview/static/'))
+    if _BASE_MARK in js:
+        return None
+    return _BASE_JS + js
+
+
+def _load_notebook_from_jupyter(inline: bool = True, reloading: bool = False, **kwargs) -> None:
+    """``panel.io.notebook.load_notebook`` with :func:`_jupyter_server_loader`'s JavaScript (falls
+    back to Panel's own when that gives None)."""
+    from IPython.display import publish_display_data
+    from panel.io import notebook as pn_notebook
+
+    js = _jupyter_server_loader(reloading)
+    if js is None:
+        log.warning("raisus_panel: Panel %s names its files in a way not known here: BokehJS is inlined",
+                    pn.__version__)
+        return _PANEL_LOAD_NOTEBOOK(inline, reloading=reloading, **kwargs)
+    css = (pn_notebook.PANEL_DIR / "_templates" / "jupyter.css").read_text(encoding="utf-8")
+    publish_display_data(data={"text/html": f'<script type="esms-options">{{"shimMode": true}}</script>'
+                                            f"<style>{css}</style>"})
+    publish_display_data({"application/javascript": js, pn_notebook.LOAD_MIME: js})
+    import bokeh.io.notebook
+    bokeh.io.notebook.curstate().output_notebook()
+    manager = "\n".join([pn_notebook.PYVIZ_PROXY, pn_notebook._JupyterCommManager.js_manager,
+                          pn_notebook.nb_mime_js])
+    publish_display_data(data={pn_notebook.LOAD_MIME: manager, "application/javascript": manager})
+
+
+_PANEL_LOAD_NOTEBOOK = None  #: Panel's own ``load_notebook``, kept while :func:`extension` runs
 
 
 def fix_panel() -> bool:
     """Apply raisus_panel's fixes of Panel's notebook plumbing (:class:`OrderedComm`, style sheets
     per document, offline style sheets, and in a kernel :class:`MainThreadComm`); :func:`extension` calls it. True if
     Panel is a version they were tested with."""
+    if not pn.__version__.startswith(PANEL_TESTED):
+        # each fix reads a private of the Panel it was written for: on another one, none is applied
+        log.warning("raisus_panel's notebook fixes were written for Panel %s, not %s: none is applied "
+                    "(install the Panel that pyproject.toml names)", "/".join(v + "x" for v in PANEL_TESTED),
+                    pn.__version__)
+        return False
     fixed = [_order_comms(), _stylesheets_per_document(), _inline_stylesheets()]
     _main_thread_comms()
     return all(fixed)
+
+
+#: The jupyter_bokeh versions whose lab extension :data:`NO_ECHO_WIDGETS_JS` was written for.
+JUPYTER_BOKEH_TESTED = ("4.",)
+
+
+def _widgets_shim() -> str:
+    """:data:`NO_ECHO_WIDGETS_JS` for the jupyter_bokeh it was written for; nothing for another one."""
+    try:
+        from jupyter_bokeh import __version__ as version
+    except ImportError:  # no pn.ipywidget without it: nothing to fix
+        return "true"
+    if not version.startswith(JUPYTER_BOKEH_TESTED):
+        log.warning("raisus_panel's fix of pn.ipywidget was written for jupyter_bokeh %s, not %s: not applied",
+                    "/".join(v + "x" for v in JUPYTER_BOKEH_TESTED), version)
+        return "true"
+    return NO_ECHO_WIDGETS_JS.strip()
+
+
+#: How old the first output may be when the page draws it and still count as just made by the kernel
+#: (a page draws an output the moment it arrives; the kernel's clock and the browser's may differ a little).
+FRESH_SECONDS = 120
 
 
 def _notice_html() -> str:
     """The notice shown until BokehJS and Panel are loaded, and the script that hides it."""
     element = f"raisus-notice-{uuid.uuid4().hex}"
     texts = "<br>".join(html.escape(i18n.t("notebook.run_first", lang)) for lang in i18n.LANGUAGES)
-    script = _READY_JS % {"id": json.dumps(element), "shim": NO_ECHO_JS.strip()}
+    script = _READY_JS % {"id": json.dumps(element), "shim": NO_ECHO_JS.strip(),
+                          "widgets": _widgets_shim(), "made": int(time.time() * 1000),
+                          "fresh_ms": FRESH_SECONDS * 1000}
     return (f'<div id="{element}" class="raisus-notice" style="padding: 0.5em 0.8em; border-left: 4px solid '
             f'#d9a400; background: #fff8e1; color: #4a3800; font-family: sans-serif;">{texts}</div>'
             f"<script>{script}</script>")
@@ -349,9 +507,13 @@ def extension(*args, **kwargs) -> None:
 
     Beyond ``pn.extension(*args, **kwargs)``:
 
-    * **Offline.** BokehJS, Panel's JavaScript and their style sheets are inlined into the
-      notebook (``inline=True`` unless given) instead of being loaded from a CDN, so the notebook
-      works without internet access.
+    * **Offline, and small when saved.** In JupyterLab (or Notebook 7) BokehJS and Panel's
+      JavaScript load from the Jupyter server itself, through Panel's own server extension, and
+      the style sheets are inlined: no request leaves the Jupyter server, and a notebook saved after
+      Run All keeps a loader of a few kilobytes instead of six megabytes of JavaScript. In a front end
+      that starts its kernel without a Jupyter server (VS Code, nbclient) everything is inlined into
+      the notebook (``inline=True``), as with an explicit ``inline=True``; ``inline=False`` loads
+      from the CDN.
     * **Outputs that stay in step with the kernel.** What the outputs' pages send is handled on
       the kernel's main thread, one message at a time, although JupyterLab sends it over subshells
       (see :class:`MainThreadComm`); the kernel sends each output its changes in the order they
@@ -361,9 +523,11 @@ def extension(*args, **kwargs) -> None:
       freeze or go back to older values after a few commands, and the kernel's copy of a chart
       got extra rows and buttons old labels. A click in any output works however many outputs
       show the same view (style sheets are made per output, see :func:`fix_panel`).
-    * **A notice instead of blank space.** A saved notebook opened without a running kernel, or
-      not trusted, shows no interactive views. Its first output then says, in Korean and English,
-      to run the notebook (Run All); once BokehJS and Panel are loaded a small script hides it.
+    * **A notice instead of dead views.** A saved notebook opened again has no kernel behind its
+      outputs: untrusted it shows no views, trusted it draws them as saved, and no click reaches
+      anything. Its first output then says, in Korean and English, to run the notebook (Run All);
+      when the kernel has just made that output, a small script hides it once BokehJS and Panel are
+      loaded.
 
     Outside IPython (``panel serve``), this is ``pn.extension(*args, **kwargs)`` with inline
     resources.
@@ -379,9 +543,22 @@ def extension(*args, **kwargs) -> None:
     >>> import raisus_panel
     >>> raisus_panel.extension()  # doctest: +SKIP
     """
-    kwargs.setdefault("inline", True)
+    global _PANEL_LOAD_NOTEBOOK
+    from_jupyter = "inline" not in kwargs and _served_by_jupyter() and pn.__version__.startswith(PANEL_TESTED)
+    kwargs.setdefault("inline", True)  # the style sheets of every model: see _inline_stylesheets
     fix_panel()  # first: pn.extension opens a comm of its own
-    pn.extension(*args, **kwargs)
+    if from_jupyter:
+        from panel.io import notebook as pn_notebook
+
+        # pn.extension imports load_notebook from panel.io.notebook when it is called
+        _PANEL_LOAD_NOTEBOOK = pn_notebook.load_notebook
+        pn_notebook.load_notebook = _load_notebook_from_jupyter
+        try:
+            pn.extension(*args, **kwargs)
+        finally:
+            pn_notebook.load_notebook = _PANEL_LOAD_NOTEBOOK
+    else:
+        pn.extension(*args, **kwargs)
     try:
         from IPython import get_ipython
         from IPython.display import HTML, display

@@ -169,3 +169,150 @@ def test_the_notice_says_it_in_both_languages_and_hides_itself():
     for lang in ("ko", "en"):
         assert t("notebook.run_first", lang) in page
     assert "<script>" in page and 'style.display = "none"' in page
+
+
+# -- pn.ipywidget's view echoes the kernel's changes back ---------------------------------------------
+def _jupyter_bokeh_view_js() -> str:
+    """The installed jupyter_bokeh lab extension's BokehView (the chunk that defines ``_consume_patch``)."""
+    jupyter_bokeh = pytest.importorskip("jupyter_bokeh")
+    static = Path(jupyter_bokeh.__file__).parent / "labextension" / "static"
+    chunks = [p.read_text(encoding="utf-8") for p in static.glob("*.js")]
+    [js] = [c for c in chunks if "_consume_patch(" in c]
+    return js
+
+
+def test_upstream_widget_view_sends_the_kernel_its_own_changes_back():
+    """jupyter_bokeh's BokehView keeps the events of a kernel patch and then sends every one of them
+    to the kernel, never looking at ``sync`` (BokehJS marks a patch's events ``sync`` false)."""
+    js = _jupyter_bokeh_view_js()
+    patch = js[js.index("_consume_patch("):]
+    assert "this._blocked=!0" in patch and "apply_json_patch" in patch and "_change_event(" in patch, \
+        "jupyter_bokeh applies a kernel patch differently now: check NO_ECHO_WIDGETS_JS"
+    change = js[js.index("_change_event(e){"):js.index("_consume_patch(")]
+    assert not re.search(r"\.sync\b", change), "jupyter_bokeh now skips the kernel's own changes: " \
+        "NO_ECHO_WIDGETS_JS can go"
+
+
+def test_no_echo_widgets_shim_names_what_it_patches():
+    js = notebook.NO_ECHO_WIDGETS_JS
+    assert 'window._JUPYTERLAB["@bokeh/jupyter_bokeh"]' in js and 'lab.get("./index")' in js
+    assert "BokehView" in js and "proto._change_event" in js and "event.sync === false" in js
+    assert js.strip() in notebook._notice_html()
+
+
+# -- the versions the fixes were written for ----------------------------------------------------------
+def _bound(name: str) -> str:
+    import tomllib
+
+    data = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
+    deps = data["project"]["dependencies"] + data["project"]["optional-dependencies"]["notebook"]
+    [spec] = [d for d in deps if re.match(rf"{name}\b", d)]
+    return spec
+
+
+def test_the_package_allows_only_the_panel_the_fixes_were_written_for():
+    """pyproject's bounds are the versions tested: every Panel they allow is one the fixes apply to."""
+    from packaging.specifiers import SpecifierSet
+
+    spec = SpecifierSet(_bound("panel").removeprefix("panel"))
+    assert pn.__version__ in spec and pn.__version__.startswith(notebook.PANEL_TESTED)
+    for version in ("1.8.9", "1.10.0", "2.0.0"):
+        assert version not in spec, f"pyproject allows Panel {version}, which the notebook fixes were not tested with"
+    assert all(f"{major_minor}0" in spec for major_minor in notebook.PANEL_TESTED)
+
+
+def test_an_untested_panel_gets_no_fix_and_a_warning(monkeypatch, unfixed, caplog):
+    monkeypatch.setattr(pn, "__version__", "1.10.0")
+    with caplog.at_level("WARNING", logger="raisus_panel.notebook"):
+        assert notebook.fix_panel() is False
+    assert JupyterCommManagerBinary.server_comm is JupyterComm
+    assert "written for Panel 1.9.x, not 1.10.0" in caplog.text
+
+
+# -- BokehJS and Panel from the Jupyter server ---------------------------------------------------------
+def test_upstream_extension_loads_through_panels_load_notebook():
+    """pn.extension imports load_notebook when called (so extension() can hand it the server loader),
+    and load_notebook publishes what _load_notebook_from_jupyter publishes too."""
+    import inspect
+
+    from panel.config import panel_extension
+    from panel.io import notebook as pn_notebook
+
+    call = inspect.getsource(panel_extension.__call__)
+    assert "from .io.notebook import load_notebook" in call and "load_notebook(\n" in call
+    load = inspect.getsource(pn_notebook.load_notebook)
+    for part in ("_autoload_js(", "'jupyter.css'", "esms-options", "output_notebook()",
+                 "PYVIZ_PROXY, _JupyterCommManager.js_manager, nb_mime_js"):
+        assert part in load, f"Panel's load_notebook changed ({part}): check _load_notebook_from_jupyter"
+
+
+def test_upstream_server_extension_serves_bokeh_and_panel_files():
+    """Panel's Jupyter server extension serves Bokeh's static files and Panel's dist folder."""
+    import inspect
+
+    from panel.io import jupyter_server_extension
+
+    source = inspect.getsource(jupyter_server_extension._load_jupyter_server_extension)
+    assert 'r"panel-preview/static/(.*)"' in source and "StaticHandler" in source
+    assert 'r"panel_dist/(.*)"' in source and "dict(path=DIST_DIR)" in source
+
+
+def test_the_server_loader_names_files_the_server_extension_has():
+    """Every file the loader asks for is below the Jupyter server's base URL, and exists where Panel's
+    extension serves it from: nothing is inlined, nothing comes from a CDN."""
+    from bokeh.util.paths import bokehjs_path
+    from panel.io.resources import DIST_DIR
+
+    js = notebook._jupyter_server_loader()
+    assert js is not None and len(js) < 50_000
+    urls = re.findall(r'__raisus_base \+ "([^"]+)"', js)
+    assert any("bokeh.min.js" in u for u in urls) and any("panel.min.js" in u for u in urls)
+    for url in urls:
+        path = url.split("?")[0]
+        if path.startswith("panel_dist/"):
+            assert (DIST_DIR / path.removeprefix("panel_dist/")).is_file(), url
+        else:
+            assert path.startswith("panel-preview/static/"), url
+            assert (Path(bokehjs_path()) / path.removeprefix("panel-preview/static/")).is_file(), url
+    assert "https://" not in js.split("const js_urls", 1)[1].split(";", 1)[0]
+
+
+# -- style sheets linked on the CDN by models drawn later ---------------------------------------------
+def test_upstream_design_links_style_sheets_through_io_resources():
+    """A model's design parameters pass its sheets to ``panel.io.resources.patch_stylesheet``, looked
+    up when called (not the name panel.reactive imported): both names need the offline shim."""
+    import inspect
+
+    from panel.theme.base import Design
+
+    assert "from ..io.resources import CDN_DIST, patch_stylesheet" in inspect.getsource(Design._apply_params)
+
+
+def test_every_patch_stylesheet_turns_a_cdn_link_into_a_data_url_offline(monkeypatch):
+    import panel.io.resources as pn_resources
+    import panel.reactive as pn_reactive
+    from panel.io.resources import CDN_DIST
+
+    upstream = getattr(pn_reactive.patch_stylesheet, "raisus_original", pn_reactive.patch_stylesheet)
+    monkeypatch.setattr(pn_reactive, "patch_stylesheet", upstream)
+    monkeypatch.setattr(pn_resources, "patch_stylesheet", upstream)
+    monkeypatch.setattr(pn.config, "_inline", pn.config._inline)
+    pn.config.inline = True
+    assert notebook._inline_stylesheets()
+    # a CDN link, and a link to Panel's local dist folder (a model made after the first rendering:
+    # the HTML pane 13's table adds when switched to English), which Panel itself turns into a CDN link
+    for url in (f"{CDN_DIST}css/loading.css", "static/extensions/panel/css/loading.css"):
+        for module in (pn_reactive, pn_resources):
+            sheet = ImportedStyleSheet(url=url)
+            module.patch_stylesheet(sheet, CDN_DIST)
+            assert sheet.url.startswith("data:text/css;base64,"), (module.__name__, url)
+
+
+def test_the_widgets_shim_follows_the_jupyter_bokeh_it_was_written_for(monkeypatch, caplog):
+    jupyter_bokeh = pytest.importorskip("jupyter_bokeh")
+    assert jupyter_bokeh.__version__.startswith(notebook.JUPYTER_BOKEH_TESTED)
+    assert _bound("jupyter_bokeh") == "jupyter_bokeh>=4,<5"
+    monkeypatch.setattr(jupyter_bokeh, "__version__", "5.0.0")
+    with caplog.at_level("WARNING", logger="raisus_panel.notebook"):
+        page = notebook._notice_html()
+    assert "_change_event" not in page and "jupyter_bokeh 4.x, not 5.0.0" in caplog.text
