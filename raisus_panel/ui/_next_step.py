@@ -129,7 +129,12 @@ def _volunteer(actions, contest) -> Step | None:
     if team is None:
         return None
     if actions.role == "gm":
-        return Step("what_now.gm.volunteer", {"team": team.name})
+        # the next roll is what says "nobody volunteered": say what it will do before the GM presses it
+        if window["leader_down"]:
+            return Step("what_now.gm.volunteer", {"team": team.name}, note="what_now.note.no_volunteer_leader_down",
+                        note_fields={"team": team.name, "leader": team.lead.name})
+        return Step("what_now.gm.volunteer", {"team": team.name}, note="what_now.note.no_volunteer",
+                    note_fields={"leader": team.lead.name})
     mine = [m for m in team.members if _ok(actions, "volunteer", member=m.uid)]
     if mine:
         return Step("what_now.you.volunteer", {"team": team.name}, "volunteer", {"member": mine[0].uid})

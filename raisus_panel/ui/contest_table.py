@@ -458,7 +458,9 @@ class ContestTable(ComponentBase):
         self._cards = {k: v for k, v in self._cards.items() if k in live}
         # round controls
         active = contest.status == "active"
-        self._roll.name = t("contest.roll", n=contest.round + 1)
+        # while a lost team's members may volunteer, rolling on is what closes that window
+        self._roll.name = t("contest.roll_no_volunteer" if contest.volunteer_window else "contest.roll",
+                            n=contest.round + 1)
         exchanges = active and contest.needs_exchanges and not contest.single_roll
         self._exchange_box.visible = exchanges or (active and contest.exchanges_this_round > 0)
         self._roll.visible = active and not exchanges

@@ -10,7 +10,7 @@ to the buttons: a line that asks for a command names one the room accepts now, a
 from __future__ import annotations
 
 from raisus_panel.room import Actor, Room, RoomSession
-from raisus_panel.rules import Character, Contest, ScriptedDice
+from raisus_panel.rules import Character, CharacterTeam, Contest, ScriptedDice
 from raisus_panel.ui import Actions, ContestTable, ContestView, WhatNow
 from raisus_panel.ui._base import esc
 
@@ -296,8 +296,12 @@ def test_a_team_lost_the_round_a_member_may_volunteer_then_the_revenge_bonus():
     assert lines["ann"] == ("Your team 원정대 lost the round: a member may volunteer "
                             "(twice the loss, revenge bonus next round).",
                             "당신의 팀 원정대가 라운드에서 졌습니다. 팀원 한 명이 자원할 수 있습니다 (피해는 두 배, 다음 라운드에 복수 보너스).")
-    assert lines["gm"] == ("원정대 lost the round: a member may volunteer to take the hit before the next roll.",
-                           "원정대가 라운드에서 졌습니다. 다음 라운드를 굴리기 전에 팀원 한 명이 대신 피해를 받겠다고 자원할 수 있습니다.")
+    assert lines["gm"] == ("원정대 lost the round: a member may volunteer to take the hit before the next roll. "
+                           "Rolling on means nobody volunteered: 기사 아린 keeps the hit.",
+                           "원정대가 라운드에서 졌습니다. 다음 라운드를 굴리기 전에 팀원 한 명이 대신 피해를 받겠다고 자원할 수 있습니다. "
+                           "그대로 굴리면 아무도 자원하지 않은 것이 됩니다. 피해는 기사 아린이 받습니다.")
+    # every page's roll button says that rolling on closes the window
+    assert table.pages["gm"]._roll.name == "No volunteer: roll round 2"
     assert lines["spectator"] == ("원정대 lost the round: a member may volunteer.",
                                   "원정대가 라운드에서 졌습니다. 팀원 한 명이 자원할 수 있습니다.")
     assert lines["bob"] == WATCHING
@@ -325,9 +329,30 @@ def test_the_notebook_table_volunteer_window_and_revenge():
     assert agree(table, actions) == ("Roll round 1.", "1라운드를 굴리세요.")
     click(table._roll)
     assert agree(table, actions)[0] == (f"{team.name} lost the round: a member may volunteer to take the hit "
-                                        "before the next roll.")
+                                        "before the next roll. Rolling on means nobody volunteered: Knight keeps "
+                                        "the hit.")
+    assert table._roll.name == "No volunteer: roll round 2"
     click(table._cards[team.uid]["members"][viking.uid]["volunteer"])
     assert agree(table, actions)[0] == f"Roll round 2. {team.name} rolls with the revenge bonus."
+    assert table._roll.name == "Roll round 2"
+
+
+def test_a_leader_at_0_the_gm_is_told_what_rolling_on_does_before_pressing_it():
+    """Issue 21, Medium 3: Gunnar (Skald 1) leads Brother Monk (Monk 1) and loses a round. The window
+    comes first; the next roll means nobody volunteered, and then Gunnar's fall breaks up the team."""
+    gunnar, monk = Character("Gunnar", {"Skald": 1}), Character("Brother Monk", {"Monk": 1})
+    team = CharacterTeam([gunnar, monk], leader=gunnar)
+    contest = Contest("Ogre fight", team, Character("Ogre", {"Ogre": 3}), dice=ScriptedDice([[1, 1], [2, 2, 2]]))
+    actions = Actions.local(contest)
+    table = ContestTable(actions=actions, lang="en")
+    click(table._roll)
+    assert contest.status == "active" and contest.volunteer_window
+    en, ko = agree(table, actions)
+    assert en.endswith("Rolling on means nobody volunteered: Gunnar stays at 0, and "
+                       f"{team.name} breaks up (each member loses 1).")
+    assert "해체됩니다" in ko
+    assert table._roll.name == "No volunteer: roll round 2"
+    assert not table._cards[team.uid]["members"][monk.uid]["volunteer"].disabled  # Monk is offered it
 
 
 # -- the end: fates, closing ----------------------------------------------------------------------
