@@ -24,8 +24,9 @@ NOTEBOOKS = sorted(f"notebooks/{p.name}" for p in (ROOT / "notebooks").glob("*.i
 # a kernel, Run All and a few round trips per notebook on a busy 2-core machine
 pytestmark = pytest.mark.timeout(600)
 
-#: A roll button's label in either language ("Roll round 3", "3라운드 굴리기").
-ROLL = re.compile("|".join(re.escape(t("contest.roll", lang, n=999)).replace("999", r"\d+") for lang in ("ko", "en")))
+#: A roll button's label in either language ("Roll round 3", "3라운드 굴리기"; also while a team may volunteer).
+ROLL = re.compile("|".join(re.escape(t(key, lang, n=999)).replace("999", r"\d+") for lang in ("ko", "en")
+                           for key in ("contest.roll", "contest.roll_no_volunteer")))
 UNDO = re.compile("|".join(re.escape(t("contest.undo", lang)) for lang in ("ko", "en")))
 
 
