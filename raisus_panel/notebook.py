@@ -17,15 +17,14 @@ import panel as pn
 from panel.io.notebook import JupyterCommJSBinary
 from pyviz_comms import JupyterComm
 
-from raisus_panel import i18n
+from raisus_panel import i18n, upstream
 
 __all__ = ["extension", "fix_panel", "NO_ECHO_JS", "NO_ECHO_WIDGETS_JS", "MainThreadComm", "OrderedComm"]
 
 log = logging.getLogger(__name__)
 
-#: The Panel versions whose notebook plumbing the shims below were written for and tested with; the
-#: package's bounds in pyproject.toml allow only these (tests/jupyterlab/test_panel_fixes.py checks both).
-PANEL_TESTED = ("1.9.",)
+# Every fix below reads privates of the Panel (or jupyter_bokeh) in raisus_panel.upstream.TESTED, and
+# applies only there; pyproject.toml's bounds allow only those (tests/jupyterlab/test_panel_fixes.py).
 
 #: Panel's notebook comm sends every change of a page's Bokeh document back to the kernel -- also
 #: the changes the page has just applied from the kernel's own messages (Panel 1.9's
@@ -247,7 +246,7 @@ def _main_thread_comms() -> bool:
     manager = notebook.JupyterCommManagerBinary
     if manager.client_comm is MainThreadComm:
         return True
-    if not pn.__version__.startswith(PANEL_TESTED) or manager.client_comm is not JupyterCommJSBinary:
+    if not upstream.tested("panel") or manager.client_comm is not JupyterCommJSBinary:
         return False
     if threading.current_thread() is not threading.main_thread():
         return False
@@ -269,7 +268,7 @@ def _order_comms() -> bool:
     manager = notebook.JupyterCommManagerBinary
     if manager.server_comm is OrderedComm:
         return True
-    if not pn.__version__.startswith(PANEL_TESTED) or manager.server_comm is not JupyterComm:
+    if not upstream.tested("panel") or manager.server_comm is not JupyterComm:
         return False
     manager.server_comm = OrderedComm
     return True
@@ -294,7 +293,7 @@ def _stylesheets_per_document() -> bool:
     original = Syncable.__dict__["_process_param_change"]
     if getattr(original, "raisus_original", None) is not None:
         return True
-    if not pn.__version__.startswith(PANEL_TESTED) or not hasattr(state, "_curdoc"):
+    if not upstream.tested("panel") or not hasattr(state, "_curdoc"):
         return False
 
     def _process_param_change(self, params):
@@ -335,7 +334,7 @@ def _inline_stylesheets() -> bool:
     from panel.io.resources import CDN_DIST, DIST_DIR
 
     original = getattr(pn_reactive, "patch_stylesheet", None)
-    if original is None or not pn.__version__.startswith(PANEL_TESTED):
+    if original is None or not upstream.tested("panel"):
         return False
     if getattr(original, "raisus_original", None) is not None:
         return True
@@ -457,19 +456,15 @@ def fix_panel() -> bool:
     """Apply raisus_panel's fixes of Panel's notebook plumbing (:class:`OrderedComm`, style sheets
     per document, offline style sheets, and in a kernel :class:`MainThreadComm`); :func:`extension` calls it. True if
     Panel is a version they were tested with."""
-    if not pn.__version__.startswith(PANEL_TESTED):
+    if not upstream.tested("panel"):
         # each fix reads a private of the Panel it was written for: on another one, none is applied
         log.warning("raisus_panel's notebook fixes were written for Panel %s, not %s: none is applied "
-                    "(install the Panel that pyproject.toml names)", "/".join(v + "x" for v in PANEL_TESTED),
+                    "(install the Panel that pyproject.toml names)", upstream.TESTED["panel"] + "x",
                     pn.__version__)
         return False
     fixed = [_order_comms(), _stylesheets_per_document(), _inline_stylesheets()]
     _main_thread_comms()
     return all(fixed)
-
-
-#: The jupyter_bokeh versions whose lab extension :data:`NO_ECHO_WIDGETS_JS` was written for.
-JUPYTER_BOKEH_TESTED = ("4.",)
 
 
 def _widgets_shim() -> str:
@@ -478,9 +473,9 @@ def _widgets_shim() -> str:
         from jupyter_bokeh import __version__ as version
     except ImportError:  # no pn.ipywidget without it: nothing to fix
         return "true"
-    if not version.startswith(JUPYTER_BOKEH_TESTED):
+    if not upstream.tested("jupyter_bokeh"):
         log.warning("raisus_panel's fix of pn.ipywidget was written for jupyter_bokeh %s, not %s: not applied",
-                    "/".join(v + "x" for v in JUPYTER_BOKEH_TESTED), version)
+                    upstream.TESTED["jupyter_bokeh"] + "x", version)
         return "true"
     return NO_ECHO_WIDGETS_JS.strip()
 
@@ -544,7 +539,7 @@ def extension(*args, **kwargs) -> None:
     >>> raisus_panel.extension()  # doctest: +SKIP
     """
     global _PANEL_LOAD_NOTEBOOK
-    from_jupyter = "inline" not in kwargs and _served_by_jupyter() and pn.__version__.startswith(PANEL_TESTED)
+    from_jupyter = "inline" not in kwargs and _served_by_jupyter() and upstream.tested("panel")
     kwargs.setdefault("inline", True)  # the style sheets of every model: see _inline_stylesheets
     fix_panel()  # first: pn.extension opens a comm of its own
     if from_jupyter:

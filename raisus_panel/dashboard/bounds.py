@@ -28,12 +28,9 @@ import os
 import threading
 import time
 
-import bokeh
+from raisus_panel import upstream
 
 log = logging.getLogger(__name__)
-
-#: The Bokeh versions whose ``ServerSession`` internals :func:`_let_go` uses (see there).
-LET_GO_FOR = ("3.9",)
 
 #: What a new session gets: a page, a refusal, or nothing (the connection closed).
 PAGE, REFUSE, DROP = "page", "refuse", "drop"
@@ -164,10 +161,10 @@ def _let_go(doc) -> None:
     the websocket handler), reached through the session context's ``_session``. A session with no
     connection (a GET whose page never connected) is expired with ``request_expiration()``; one with
     connections must not be (Bokeh would discard it before their close is handled, and fail then). Gated on
-    :data:`LET_GO_FOR`; ``tests/room_served/test_page_bounds.py`` fails when these names change.
+    :mod:`raisus_panel.upstream`; ``tests/room_served/test_page_bounds.py`` fails when these names change.
     """
-    if not bokeh.__version__.startswith(LET_GO_FOR):
-        log.warning("page bounds cannot end sessions on Bokeh %s (written for %s)", bokeh.__version__, LET_GO_FOR)
+    if not upstream.tested("bokeh"):
+        upstream.warn_untested("bokeh", "page bounds' ending of sessions", log)
         return
     session = getattr(doc.session_context, "_session", None)
     if session is None:

@@ -11,12 +11,11 @@ changes version), so that this shim is looked at again.
 
 from __future__ import annotations
 
-import bokeh
 from bokeh.models import CustomJS
 
-#: The Bokeh versions whose tab headers are known to ignore the keyboard (the shim runs on these only).
-KEYBOARD_TABS_FOR = "3."
+from raisus_panel import upstream
 
+#: Bokeh 3.9's tab headers ignore the keyboard: the shim runs on the Bokeh of raisus_panel.upstream only.
 #: Once per page: a key pressed on a tab header (found through the shadow roots Bokeh renders into,
 #: ``composedPath``) clicks it, as the mouse would.
 OPEN_TAB_ON_KEY = """
@@ -42,6 +41,6 @@ def keyboard_tabs(doc) -> None:
     doc
         The session's Bokeh document.
     """
-    if not bokeh.__version__.startswith(KEYBOARD_TABS_FOR) or doc is None or getattr(doc, "session_context", None) is None:
+    if not upstream.tested("bokeh") or doc is None or getattr(doc, "session_context", None) is None:
         return
     doc.js_on_event("document_ready", CustomJS(code=OPEN_TAB_ON_KEY))

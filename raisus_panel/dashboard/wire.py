@@ -23,6 +23,8 @@ from bokeh.core.json_encoder import PayloadEncoder
 from bokeh.core.serialization import Serialized
 from bokeh.protocol import message
 
+from raisus_panel import upstream
+
 
 class _UTF8Encoder(PayloadEncoder):
     """Bokeh's payload encoder, writing non-ASCII characters as themselves."""
@@ -46,10 +48,6 @@ def send_utf8() -> None:
 #: The text of every ERROR reply the server sends: what failed stays in the server's log.
 REFUSAL = "The server refused this message."
 
-#: The Bokeh versions whose ``ServerConnection.error`` this shim replaces (checked by tests/room_served).
-SHORT_ERRORS_FOR = ("3.9",)
-
-
 def _short_error(self, message, text: str):
     reply = self.protocol.create("ERROR", message.header["msgid"], REFUSAL)
     reply.content["traceback"] = None
@@ -69,16 +67,14 @@ def short_errors() -> None:
     import bokeh
     from bokeh.server.connection import ServerConnection
 
-    if not bokeh.__version__.startswith(SHORT_ERRORS_FOR):
-        warnings.warn(f"short_errors() was written for Bokeh {SHORT_ERRORS_FOR}, not {bokeh.__version__}: check "
+    # applied on any Bokeh (a traceback must never reach a client), said when untested: see raisus_panel.upstream
+    if not upstream.tested("bokeh"):
+        warnings.warn(f"short_errors() was written for Bokeh {upstream.TESTED['bokeh']}x, not {bokeh.__version__}: check "
                       "ServerConnection.error in bokeh/server/connection.py", RuntimeWarning, stacklevel=2)
     ServerConnection.error = _short_error
 
 
 # -- serialising only what is sent ----------------------------------------------------------------
-#: The Bokeh versions whose ``HasProps.query_properties_with_values`` this shim wraps.
-LEAN_SERIALISATION_FOR = ("3.9",)
-
 _original_query = None
 
 
@@ -111,8 +107,8 @@ def lean_serialisation() -> None:
     import bokeh
     from bokeh.core.has_props import HasProps
 
-    if not bokeh.__version__.startswith(LEAN_SERIALISATION_FOR):
-        warnings.warn(f"lean_serialisation() was written for Bokeh {LEAN_SERIALISATION_FOR}, not {bokeh.__version__}: "
+    if not upstream.tested("bokeh"):  # see raisus_panel.upstream
+        warnings.warn(f"lean_serialisation() was written for Bokeh {upstream.TESTED['bokeh']}x, not {bokeh.__version__}: "
                       "check HasProps.query_properties_with_values in bokeh/core/has_props.py", RuntimeWarning,
                       stacklevel=2)
         return

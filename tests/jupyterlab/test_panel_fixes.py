@@ -22,7 +22,7 @@ from panel.io.state import set_curdoc, state
 from panel.reactive import Syncable
 from pyviz_comms import Comm, JupyterComm
 
-from raisus_panel import notebook
+from raisus_panel import notebook, upstream
 
 
 @pytest.fixture
@@ -215,10 +215,10 @@ def test_the_package_allows_only_the_panel_the_fixes_were_written_for():
     from packaging.specifiers import SpecifierSet
 
     spec = SpecifierSet(_bound("panel").removeprefix("panel"))
-    assert pn.__version__ in spec and pn.__version__.startswith(notebook.PANEL_TESTED)
+    assert pn.__version__ in spec and upstream.tested("panel")
     for version in ("1.8.9", "1.10.0", "2.0.0"):
         assert version not in spec, f"pyproject allows Panel {version}, which the notebook fixes were not tested with"
-    assert all(f"{major_minor}0" in spec for major_minor in notebook.PANEL_TESTED)
+    assert upstream.TESTED["panel"] + "0" in spec
 
 
 def test_an_untested_panel_gets_no_fix_and_a_warning(monkeypatch, unfixed, caplog):
@@ -310,7 +310,7 @@ def test_every_patch_stylesheet_turns_a_cdn_link_into_a_data_url_offline(monkeyp
 
 def test_the_widgets_shim_follows_the_jupyter_bokeh_it_was_written_for(monkeypatch, caplog):
     jupyter_bokeh = pytest.importorskip("jupyter_bokeh")
-    assert jupyter_bokeh.__version__.startswith(notebook.JUPYTER_BOKEH_TESTED)
+    assert upstream.tested("jupyter_bokeh")
     assert _bound("jupyter_bokeh") == "jupyter_bokeh>=4,<5"
     monkeypatch.setattr(jupyter_bokeh, "__version__", "5.0.0")
     with caplog.at_level("WARNING", logger="raisus_panel.notebook"):

@@ -21,6 +21,7 @@ from bokeh.document import Document
 from bokeh.protocol import Protocol
 from panel.io.state import set_curdoc
 
+from raisus_panel import upstream
 from raisus_panel.dashboard import wire
 from raisus_panel.dashboard.app import page_for
 from raisus_panel.room import Actor, RoomRegistry
@@ -48,7 +49,7 @@ def original_query():
 
 def test_this_bokeh_still_works_out_every_value_before_leaving_defaults_out():
     """Fails when Bokeh changes the method the shim wraps (then check whether it is still needed)."""
-    assert bokeh.__version__.startswith(wire.LEAN_SERIALISATION_FOR), bokeh.__version__
+    assert upstream.tested("bokeh"), bokeh.__version__
     source = inspect.getsource(original_query())
     # upstream computes the value, then skips keys that are neither set nor unstable defaults
     assert source.index("descriptor.get_value(self)") < source.index("if key not in selected_keys:")
