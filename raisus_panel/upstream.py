@@ -29,6 +29,9 @@ wire.lean_serialisation   bokeh: every default property sent  tests/room_served/
 keyboard.keyboard_tabs    bokeh: tab headers ignore keys      tests/room_served/test_keyboard_tabs.py
 bounds._let_go            bokeh: a session that never draws   tests/room_served/test_page_bounds.py
                           itself is kept until it expires
+ui._base.Button           panel: a widget's params reach its  tests/ui/test_contest_view.py
+                          model through ``_rename`` and
+                          ``_process_param_change`` (title)
 ========================  ==================================  =============================================
 """
 
