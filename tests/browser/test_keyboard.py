@@ -15,6 +15,7 @@ that is not transparent), and every enabled button is reached. Panel and Bokeh a
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -205,7 +206,14 @@ def test_every_button_shows_where_the_focus_is(served, new_page, who, tab_key):
         ann.keyboard.press("Enter")
         expect(button(ann, "contest.teams")).to_have_count(0)  # the contest's tab is closed
     ann.wait_for_load_state("networkidle")
-    ann.wait_for_timeout(500)  # the tab's widgets are drawn
+    # the tab's widgets are drawn: on a busy machine a tab can still be drawing after the network is idle
+    drawn, deadline = None, time.monotonic() + 15
+    while time.monotonic() < deadline:
+        ann.wait_for_timeout(500)
+        now = ann.evaluate(BUTTONS)
+        if now and now == drawn:
+            break
+        drawn = now
 
     stops = walk_round(ann)
     pressable = [s for s in stops if s["tag"] == "BUTTON" or s["role"] == "button" or "bk-tab" in s["cls"]]
