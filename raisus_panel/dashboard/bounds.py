@@ -30,20 +30,12 @@ import time
 
 from raisus_panel import upstream
 
+from .settings import env_whole
+
 log = logging.getLogger(__name__)
 
 #: What a new session gets: a page, a refusal, or nothing (the connection closed).
 PAGE, REFUSE, DROP = "page", "refuse", "drop"
-
-
-def _whole(name: str, default: int) -> int:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    value = int(raw)
-    if value < 0:
-        raise ValueError(f"{name} must be 0 or more, not {raw}")
-    return value
 
 
 class PageBounds:
@@ -64,7 +56,7 @@ class PageBounds:
         """The bounds ``RAISUS_PAGES_PER_CLIENT``, ``RAISUS_PAGES_PER_SERVER`` and
         ``RAISUS_PAGE_READY_WITHIN`` (seconds) set, else the defaults."""
         ready = os.environ.get("RAISUS_PAGE_READY_WITHIN", "").strip()
-        return cls(per_client=_whole("RAISUS_PAGES_PER_CLIENT", 30), per_server=_whole("RAISUS_PAGES_PER_SERVER", 400),
+        return cls(per_client=env_whole("RAISUS_PAGES_PER_CLIENT", 30), per_server=env_whole("RAISUS_PAGES_PER_SERVER", 400),
                    ready_within=float(ready) if ready else 20.0)
 
     @property

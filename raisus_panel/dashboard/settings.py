@@ -64,7 +64,8 @@ def session_token_expiration() -> int:
 
 
 # -- limits ---------------------------------------------------------------------------------------
-def _whole(name: str, default: int) -> int:
+def env_whole(name: str, default: int) -> int:
+    """The whole number 0 or more in the environment variable ``name`` (``default`` when unset or blank)."""
     raw = os.environ.get(name, "").strip()
     if not raw:
         return default
@@ -91,10 +92,10 @@ def limits():
     if upload < 1:
         raise ValueError(f"RAISUS_MAX_UPLOAD_MB must be above 0, not {mb}")
     return Limits(max_upload_bytes=upload,
-                  rooms_per_client=_whole("RAISUS_ROOMS_PER_CLIENT", default.rooms_per_client),
-                  rooms_per_server=_whole("RAISUS_ROOMS_PER_SERVER", default.rooms_per_server),
-                  command_burst=_whole("RAISUS_COMMAND_BURST", SERVED_COMMAND_BURST),
-                  commands_per_minute=_whole("RAISUS_COMMANDS_PER_MINUTE", default.commands_per_minute))
+                  rooms_per_client=env_whole("RAISUS_ROOMS_PER_CLIENT", default.rooms_per_client),
+                  rooms_per_server=env_whole("RAISUS_ROOMS_PER_SERVER", default.rooms_per_server),
+                  command_burst=env_whole("RAISUS_COMMAND_BURST", SERVED_COMMAND_BURST),
+                  commands_per_minute=env_whole("RAISUS_COMMANDS_PER_MINUTE", default.commands_per_minute))
 
 
 def websocket_max_message_size(max_upload_bytes: int) -> int:
