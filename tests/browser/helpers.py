@@ -30,6 +30,13 @@ def button(page, key: str, **fmt) -> Locator:
     return page.get_by_role("button", name=t(key, **fmt), exact=True)
 
 
+def roll_button(page, n: int) -> Locator:
+    """The button that rolls round ``n``: "Roll round n", or while a lost team's members may still
+    volunteer, "No volunteer: roll round n"."""
+    names = "|".join(re.escape(t(key, n=n)) for key in ("contest.roll", "contest.roll_no_volunteer"))
+    return page.get_by_role("button", name=re.compile(f"^({names})$"))
+
+
 def tab(page: Page, key: str) -> None:
     """Open the room page's tab labelled ``key``."""
     page.locator(".bk-tab", has_text=t(key)).first.click()

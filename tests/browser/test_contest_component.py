@@ -20,7 +20,7 @@ from raisus_panel.ui import Actions, RoundLog, contest_chances
 from raisus_panel.ui._base import percent
 
 from .conftest import Server, shot
-from .helpers import (button, chart_rows, commit, expect, marker_count, row_of, same_rows, shot_of, t,
+from .helpers import (button, chart_rows, commit, expect, marker_count, roll_button, row_of, same_rows, shot_of, t,
                       wait_chart_len)
 
 #: Seed of the served contest (and the oracle): the team loses round 1, wins round 2, loses round 3,
@@ -106,7 +106,9 @@ def check_offers(page, oracle: Oracle) -> None:
     contest, team = oracle.contest, oracle.team
     if contest.status != "active":
         return
-    enabled_iff(button(page, "contest.roll", n=contest.round + 1), contest.can("roll_round"))
+    # while a lost team's members may volunteer, the roll button says rolling on means nobody did
+    roll = "contest.roll_no_volunteer" if contest.volunteer_window else "contest.roll"
+    enabled_iff(button(page, roll, n=contest.round + 1), contest.can("roll_round"))
     if team is not None:
         for member in oracle.members:
             enabled_iff(member_button(page, member.name, "contest.volunteer"), contest.can("volunteer", member))
@@ -149,7 +151,7 @@ def test_a_whole_team_contest_by_clicking(contest_server, new_page):
     won_rounds = lost_rounds = 0
     while oracle.contest.status == "active":
         n = oracle.contest.round + 1
-        button(page, "contest.roll", n=n).click()
+        roll_button(page, n).click()  # "No volunteer: roll round n" after a lost round nobody volunteered for
         oracle.contest.roll_round()
         check_in_step(page, oracle, f"round {n}")
         if oracle.contest.round < n:

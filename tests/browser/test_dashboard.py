@@ -24,7 +24,7 @@ from raisus_panel.room import Actor, Room, RoomRegistry, RoomSession, SQLiteStor
 from raisus_panel.ui import Actions, RoundLog
 
 from .conftest import Server, shot
-from .helpers import (Guard, button, commit, expect, force_click, no_img_created, row_of, shot_of, t,
+from .helpers import (Guard, button, commit, expect, force_click, no_img_created, roll_button, row_of, shot_of, t,
                       tab, wait_chart_len)
 
 XSS = "<img src=x onerror=alert(1)>"
@@ -159,7 +159,7 @@ def refusal(page):
 
 def wait_rolled(page, n: int) -> None:
     """Wait until round ``n`` is decided on this page (the roll button then names round n + 1)."""
-    expect(button(page, "contest.roll", n=n + 1)).to_be_attached()
+    expect(roll_button(page, n + 1)).to_be_attached()
 
 
 def form_team_as_gm(page) -> None:
