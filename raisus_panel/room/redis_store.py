@@ -29,12 +29,16 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from raisus_panel.rules.errors import Phrase
 
 from .errors import NotOurDatabase, OutcomeUnknown, RoomExists, SequenceConflict, StoreError, UnknownRoom
-from .store import Store, check_room_id, check_sequence, encode_event, room_exists
+from .events import Event
+from .store import Meta, Store, StoreCallback, check_room_id, check_sequence, encode_event, room_exists
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +135,7 @@ return out
 """
 
 
-def _redis():
+def _redis() -> Any:  # the redis module (imported on first use; its sync/async types are not ours)
     try:
         import redis
     except ImportError:  # pragma: no cover - a dependency of the package
@@ -178,7 +182,7 @@ class RedisStore(Store):
 
     shared = True
 
-    def __init__(self, url: str, *, prefix: str = "raisus:", timeout: float = 5.0):
+    def __init__(self, url: str, *, prefix: str = "raisus:", timeout: float = 5.0) -> None:
         super().__init__()
         redis = _redis()
         self.url = url
@@ -218,7 +222,7 @@ class RedisStore(Store):
         return f"{self.prefix}rooms"
 
     # -- calls -------------------------------------------------------------------------------------
-    def _call(self, what: Phrase, fn):
+    def _call(self, what: Phrase, fn: Callable[[], T]) -> T:
         """Run ``fn``; Redis's connection errors become ``error.store.unavailable`` (nothing saved)."""
         redis = _redis()
         try:
@@ -234,7 +238,7 @@ class RedisStore(Store):
     def _check_database(self) -> None:
         info_key = f"{self.prefix}store_info"
 
-        def check():
+        def check() -> dict[str, str]:
             self._r.hsetnx(info_key, "format", STORE_FORMAT)
             self._r.hsetnx(info_key, "version", str(SCHEMA_VERSION))
             # how far Redis's clock is from ours: an append's deadline is set on Redis's clock, so a
@@ -262,7 +266,7 @@ class RedisStore(Store):
         return UnknownRoom(f"There is no room {room_id!r} here.", key="error.store.unknown_room", room=repr(room_id))
 
     # -- the Store interface -------------------------------------------------------------------------
-    def create_room(self, room_id: str, meta: dict, events: Iterable[dict] = ()) -> None:
+    def create_room(self, room_id: str, meta: Meta, events: Iterable[Event] = ()) -> None:
         """See :meth:`Store.create_room`."""
         check_room_id(room_id)
         events = list(events)
@@ -275,7 +279,7 @@ class RedisStore(Store):
         if not made:
             raise room_exists(room_id)
 
-    def append(self, room_id: str, events: list[dict]) -> int:
+    def append(self, room_id: str, events: list[Event]) -> int:
         """See :meth:`Store.append`. Durable when it returns if Redis runs with ``appendfsync always``."""
         events = list(events)
         if not events:
@@ -283,6 +287,7 @@ class RedisStore(Store):
         first = events[0].get("seq") if isinstance(events[0], dict) else None
         if not isinstance(first, int) or isinstance(first, bool) or first < 1:
             check_sequence(events, -1)  # raises SequenceConflict naming the bad number
+        assert isinstance(first, int)  # check_sequence raised otherwise
         last = check_sequence(events, first - 1)
         lines = [encode_event(e) for e in events]
         meta_key, seq_key, stream_key = self._keys(room_id)
@@ -317,22 +322,22 @@ class RedisStore(Store):
         _, _, stream_key = self._keys(unknown.room_id)
         first = unknown.events[0]
 
-        def look():
+        def look() -> Any:
             pipe = self._r.pipeline(transaction=True)  # one moment: the clock and the log together
             pipe.time()
             pipe.xrange(stream_key, min=f"{first['seq']}-0", max=f"{first['seq']}-0")
             return pipe.execute()
         (seconds, micros), entries = self._call(_READ, look)
         if entries:
-            return json.loads(entries[0][1][b"e"]).get("cmd_id") == first.get("cmd_id")
+            return bool(json.loads(entries[0][1][b"e"]).get("cmd_id") == first.get("cmd_id"))
         late = unknown.deadline is None or seconds + micros / 1e6 > unknown.deadline
         return False if late else None
 
-    def read(self, room_id: str, from_seq: int = 0) -> list[dict]:
+    def read(self, room_id: str, from_seq: int = 0) -> list[Event]:
         """See :meth:`Store.read`."""
         meta_key, _, stream_key = self._keys(room_id)
 
-        def read():
+        def read() -> Any:
             pipe = self._r.pipeline(transaction=True)
             pipe.exists(meta_key)
             pipe.xrange(stream_key, min=f"{max(0, int(from_seq)) + 1}-0", max="+")
@@ -355,14 +360,15 @@ class RedisStore(Store):
         ids = self._call(_LIST, lambda: self._r.zrange(self._rooms_key, 0, -1))
         return [i.decode() for i in ids]
 
-    def room_meta(self, room_id: str) -> dict:
+    def room_meta(self, room_id: str) -> Meta:
         """See :meth:`Store.room_meta`."""
         text = self._call(_READ, lambda: self._r.get(self._keys(room_id)[0]))
         if text is None:
             raise self._unknown(room_id)
-        return json.loads(text)
+        meta: Meta = json.loads(text)
+        return meta
 
-    def set_meta(self, room_id: str, meta: dict) -> None:
+    def set_meta(self, room_id: str, meta: Meta) -> None:
         """See :meth:`Store.set_meta`; every process hears of it (:meth:`on_meta`)."""
         text = json.dumps(meta, ensure_ascii=False)
         done = self._call(_META, lambda: self._set_meta(keys=[self._keys(room_id)[0]],
@@ -370,13 +376,13 @@ class RedisStore(Store):
         if not done:
             raise self._unknown(room_id)
 
-    def update_meta(self, room_id: str, change: Callable[[dict], dict]) -> dict:
+    def update_meta(self, room_id: str, change: Callable[[Meta], Meta]) -> Meta:
         """Change the room's metadata atomically across processes: ``change(meta)`` returns the new
         metadata, and is called again on fresh data if another process changed it meanwhile."""
         redis = _redis()
         meta_key = self._keys(room_id)[0]
 
-        def update():
+        def update() -> Meta:
             with self._r.pipeline() as pipe:
                 while True:
                     try:
@@ -384,7 +390,7 @@ class RedisStore(Store):
                         text = pipe.get(meta_key)
                         if text is None:
                             raise self._unknown(room_id)
-                        meta = change(json.loads(text))
+                        meta: Meta = change(json.loads(text))
                         pipe.multi()
                         pipe.set(meta_key, json.dumps(meta, ensure_ascii=False))
                         pipe.publish(self.channel, f"{room_id} meta")
@@ -398,11 +404,12 @@ class RedisStore(Store):
         """See :meth:`Store.times_since`: shared by every process on this Redis."""
         key = self._times_key(name)
 
-        def read():
+        def read() -> list[tuple[bytes, float]]:
             pipe = self._r.pipeline()
             pipe.zremrangebyscore(key, "-inf", since)
             pipe.zrange(key, 0, -1, withscores=True)
-            return pipe.execute()[1]
+            scored: list[tuple[bytes, float]] = pipe.execute()[1]
+            return scored
         return [score for _, score in self._call(_LIMITS, read)]
 
     def note_time(self, name: str, when: float, keep: float) -> None:
@@ -417,7 +424,7 @@ class RedisStore(Store):
         base = f"{self.prefix}room:{room_id}"
         return [f"{base}:pages", f"{base}:page_entries"]
 
-    def note_presence(self, room_id: str, key: str, entry: dict) -> None:
+    def note_presence(self, room_id: str, key: str, entry: Meta) -> None:
         """See :meth:`Store.note_presence`: in Redis, renewed by this process every
         :attr:`~_Listener.HEARTBEAT` seconds while the page is connected; every process hears of it."""
         text = json.dumps(entry, ensure_ascii=False, sort_keys=True)
@@ -434,7 +441,7 @@ class RedisStore(Store):
         self._call(_META, lambda: self._presence(keys=self._presence_keys(room_id),
                                                  args=[self.channel, room_id, self.PRESENCE_TTL, str(key)]))
 
-    def present(self, room_id: str) -> dict[str, dict]:
+    def present(self, room_id: str) -> dict[str, Meta]:
         """See :meth:`Store.present`: the pages of every process, those not renewed in time left out."""
         flat = self._call(_READ, lambda: self._present_script(keys=self._presence_keys(room_id)))
         return {flat[i].decode(): json.loads(flat[i + 1]) for i in range(0, len(flat), 2)}
@@ -445,7 +452,7 @@ class RedisStore(Store):
         with self._announced_lock:
             announced = list(self._announced.items())
         if announced:
-            def renew():
+            def renew() -> None:
                 pipe = self._r.pipeline(transaction=False)
                 for (room_id, key), text in announced:
                     for name, value in zip(self._presence_keys(room_id), (None, text)):
@@ -473,7 +480,7 @@ class RedisStore(Store):
         self._r.close()
 
     # -- following rooms across processes -----------------------------------------------------------
-    def subscribe(self, room_id: str, callback) -> Callable[[], None]:
+    def subscribe(self, room_id: str, callback: StoreCallback) -> Callable[[], None]:
         """Call ``callback(room_id, events)`` after every append to the room, by any process.
 
         Runs on the store's listener thread, in order, with the events read back from the room's
@@ -544,7 +551,7 @@ class _Listener:
         self._lock = threading.Lock()
         self._stopped = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"raisus-redis-{store.prefix}", daemon=True)
-        self._pubsub = None
+        self._pubsub: Any = None  # redis's PubSub, made on the listener thread
 
     def start(self) -> None:
         self._thread.start()

@@ -17,13 +17,17 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 from raisus_panel.rules.errors import Phrase
 
 from .errors import NotOurDatabase, StoreError, UnknownRoom
-from .store import Store, check_room_id, check_sequence, encode_event, room_exists
+from .events import Event
+from .store import Meta, Store, check_room_id, check_sequence, encode_event, room_exists
+
+T = TypeVar("T")
 
 #: What the store was doing, for "Could not ..." messages.
 _CREATE = Phrase("create the room", "term.store.create")
@@ -77,7 +81,7 @@ class SQLiteStore(Store):
     of the same room fail with :class:`~.errors.SequenceConflict` instead of forking the log.
     """
 
-    def __init__(self, path: str | os.PathLike):
+    def __init__(self, path: str | os.PathLike[str]):
         super().__init__()
         self.path = Path(path)
         self._lock = threading.RLock()
@@ -157,7 +161,7 @@ class SQLiteStore(Store):
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     @contextlib.contextmanager
-    def _transaction(self):
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction, taking SQLite's write lock up front; rolled back on any error."""
         self._db.execute("BEGIN IMMEDIATE")
         try:
@@ -168,7 +172,7 @@ class SQLiteStore(Store):
                 self._db.execute("ROLLBACK")
             raise
 
-    def _call(self, what: Phrase, fn):
+    def _call(self, what: Phrase, fn: Callable[[], T]) -> T:
         """Run ``fn`` under the lock, turning SQLite's errors into StoreError (nothing written)."""
         with self._lock:
             try:
@@ -184,13 +188,14 @@ class SQLiteStore(Store):
         return UnknownRoom(f"There is no room {room_id!r} in {self.path.name}.", key="error.store.unknown_room_in",
                            room=repr(room_id), file=self.path.name)
 
-    def _last_seq(self, db, room_id: str) -> int:
+    def _last_seq(self, db: sqlite3.Connection, room_id: str) -> int:
         if not db.execute("SELECT 1 FROM rooms WHERE room_id=?", (room_id,)).fetchone():
             raise self._unknown(room_id)
-        return db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE room_id=?", (room_id,)).fetchone()[0]
+        last: int = db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE room_id=?", (room_id,)).fetchone()[0]
+        return last
 
     # -- the Store interface -----------------------------------------------------------------------
-    def create_room(self, room_id: str, meta: dict, events: Iterable[dict] = ()) -> None:
+    def create_room(self, room_id: str, meta: Meta, events: Iterable[Event] = ()) -> None:
         """See :meth:`Store.create_room`."""
         check_room_id(room_id)
         events = list(events)
@@ -198,7 +203,7 @@ class SQLiteStore(Store):
         rows = [(room_id, e["seq"], encode_event(e)) for e in events]
         meta_text = json.dumps(meta, ensure_ascii=False)
 
-        def create():
+        def create() -> None:
             with self._transaction() as db:
                 if db.execute("SELECT 1 FROM rooms WHERE room_id=?", (room_id,)).fetchone():
                     raise room_exists(room_id)
@@ -208,12 +213,12 @@ class SQLiteStore(Store):
         if events:
             self._published(room_id, events)
 
-    def append(self, room_id: str, events: list[dict]) -> int:
+    def append(self, room_id: str, events: list[Event]) -> int:
         """See :meth:`Store.append`. Committed (and synced) before it returns."""
         events = list(events)
         rows = [(room_id, e.get("seq"), encode_event(e)) for e in events]
 
-        def append():
+        def append() -> int:
             with self._transaction() as db:
                 last = check_sequence(events, self._last_seq(db, room_id))
                 db.executemany("INSERT INTO events VALUES (?, ?, ?)", rows)
@@ -223,9 +228,9 @@ class SQLiteStore(Store):
             self._published(room_id, events)
         return last
 
-    def read(self, room_id: str, from_seq: int = 0) -> list[dict]:
+    def read(self, room_id: str, from_seq: int = 0) -> list[Event]:
         """See :meth:`Store.read`."""
-        def read():
+        def read() -> list[tuple[str]]:
             self._last_seq(self._db, room_id)
             return self._db.execute("SELECT body FROM events WHERE room_id=? AND seq>? ORDER BY seq",
                                     (room_id, from_seq)).fetchall()
@@ -237,19 +242,20 @@ class SQLiteStore(Store):
             "SELECT room_id FROM rooms ORDER BY created, room_id").fetchall())
         return [r[0] for r in rows]
 
-    def room_meta(self, room_id: str) -> dict:
+    def room_meta(self, room_id: str) -> Meta:
         """See :meth:`Store.room_meta`."""
         row = self._call(_READ, lambda: self._db.execute(
             "SELECT meta FROM rooms WHERE room_id=?", (room_id,)).fetchone())
         if row is None:
             raise self._unknown(room_id)
-        return json.loads(row[0])
+        meta: Meta = json.loads(row[0])
+        return meta
 
-    def set_meta(self, room_id: str, meta: dict) -> None:
+    def set_meta(self, room_id: str, meta: Meta) -> None:
         """See :meth:`Store.set_meta`."""
         text = json.dumps(meta, ensure_ascii=False)
 
-        def update():
+        def update() -> None:
             with self._transaction() as db:
                 if db.execute("UPDATE rooms SET meta=? WHERE room_id=?", (text, room_id)).rowcount != 1:
                     raise self._unknown(room_id)

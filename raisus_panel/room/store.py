@@ -17,18 +17,23 @@ import logging
 import re
 import threading
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from .errors import OutcomeUnknown, RoomExists, SequenceConflict, StoreError, UnknownRoom
+from .events import Event
+
+#: A room's metadata, or one page's presence entry: a JSON object as the store keeps it.
+Meta = dict[str, Any]
 
 #: Room ids are short, URL-safe and safe in file names and SQL.
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
-StoreCallback = Callable[[str, list[dict]], None]
+StoreCallback = Callable[[str, list[Event]], None]
 
 log = logging.getLogger(__name__)
 
 
-def check_room_id(room_id) -> str:
+def check_room_id(room_id: object) -> str:
     """Return ``room_id`` if it is a valid room id, else raise :class:`StoreError`."""
     if not isinstance(room_id, str) or not ROOM_ID.fullmatch(room_id):
         raise StoreError(f"A room id is 1-64 letters, digits, '-' or '_'; not {room_id!r}.",
@@ -36,7 +41,7 @@ def check_room_id(room_id) -> str:
     return room_id
 
 
-def encode_event(event: dict) -> str:
+def encode_event(event: Event) -> str:
     """An event as the JSON text a store keeps (compact, any script kept as is)."""
     try:
         return json.dumps(event, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
@@ -45,7 +50,7 @@ def encode_event(event: dict) -> str:
                          detail=str(exc)) from None
 
 
-def check_sequence(events: list[dict], last: int) -> int:
+def check_sequence(events: list[Event], last: int) -> int:
     """Check ``events`` continue a log whose last sequence number is ``last``; return the new last."""
     for i, event in enumerate(events, last + 1):
         if not isinstance(event, dict) or event.get("seq") != i:
@@ -64,7 +69,7 @@ def room_exists(room_id: str) -> RoomExists:
 class LocalTimes:
     """Times noted under names, in this process (see :meth:`Store.times_since`); thread-safe."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._times: dict[str, list[float]] = {}
         self._lock = threading.Lock()
 
@@ -99,18 +104,18 @@ class Store(abc.ABC):
     #: (:meth:`subscribe` delivers every append, its own included, on another thread).
     shared = False
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._subscribers: dict[str, dict[int, StoreCallback]] = {}
         self._meta_lock = threading.Lock()
         self._sub_lock = threading.Lock()
         self._next_sub = 0
         self._times = LocalTimes()  # see note_time; shared stores keep them themselves
-        self._present: dict[str, dict[str, dict]] = {}  # room -> session key -> entry (see note_presence)
+        self._present: dict[str, dict[str, Meta]] = {}  # room -> session key -> entry (see note_presence)
         self._presence_callbacks: dict[str, list[Callable[[], None]]] = {}
         self._presence_lock = threading.Lock()
 
     @abc.abstractmethod
-    def create_room(self, room_id: str, meta: dict, events: Iterable[dict] = ()) -> None:
+    def create_room(self, room_id: str, meta: Meta, events: Iterable[Event] = ()) -> None:
         """Create a room with its metadata and, atomically, its first events.
 
         Raises
@@ -120,7 +125,7 @@ class Store(abc.ABC):
         """
 
     @abc.abstractmethod
-    def append(self, room_id: str, events: list[dict]) -> int:
+    def append(self, room_id: str, events: list[Event]) -> int:
         """Append ``events`` to the room's log, all or nothing, and return the last sequence number.
 
         The events' ``seq`` must continue the log without gaps (:class:`SequenceConflict`
@@ -128,7 +133,7 @@ class Store(abc.ABC):
         """
 
     @abc.abstractmethod
-    def read(self, room_id: str, from_seq: int = 0) -> list[dict]:
+    def read(self, room_id: str, from_seq: int = 0) -> list[Event]:
         """The room's events with a sequence number above ``from_seq``, in order (new dicts)."""
 
     @abc.abstractmethod
@@ -136,11 +141,11 @@ class Store(abc.ABC):
         """The ids of all rooms, oldest first."""
 
     @abc.abstractmethod
-    def room_meta(self, room_id: str) -> dict:
+    def room_meta(self, room_id: str) -> Meta:
         """The metadata given at :meth:`create_room` (or the last :meth:`set_meta`)."""
 
     @abc.abstractmethod
-    def set_meta(self, room_id: str, meta: dict) -> None:
+    def set_meta(self, room_id: str, meta: Meta) -> None:
         """Replace the room's metadata (used for link hashes; never for game state)."""
 
     def outcome(self, unknown: OutcomeUnknown) -> bool | None:
@@ -155,7 +160,7 @@ class Store(abc.ABC):
         found = self.read(unknown.room_id, first["seq"] - 1)[:1]
         return bool(found) and found[0].get("cmd_id") == first.get("cmd_id")
 
-    def update_meta(self, room_id: str, change: Callable[[dict], dict]) -> dict:
+    def update_meta(self, room_id: str, change: Callable[[Meta], Meta]) -> Meta:
         """Replace the room's metadata by ``change(current)`` in one step, and return it.
 
         Two changes never lose each other's part (a player's link saved while the GM reissues
@@ -201,7 +206,7 @@ class Store(abc.ABC):
     #: Seconds a shared store keeps a connected page without hearing from its process again.
     PRESENCE_TTL = 15.0
 
-    def note_presence(self, room_id: str, key: str, entry: dict) -> None:
+    def note_presence(self, room_id: str, key: str, entry: Meta) -> None:
         """Show the page ``key`` (a browser session's id) as connected to the room, as ``entry``.
 
         Who is at the table is the room's, not one process's: every process of a shared store sees
@@ -219,7 +224,7 @@ class Store(abc.ABC):
         if gone is not None:
             self._presence_changed(room_id)
 
-    def present(self, room_id: str) -> dict[str, dict]:
+    def present(self, room_id: str) -> dict[str, Meta]:
         """Who is connected to the room now, through any process: page key -> entry."""
         with self._presence_lock:
             return {k: dict(v) for k, v in self._present.get(room_id, {}).items()}
@@ -267,7 +272,7 @@ class Store(abc.ABC):
                 self._subscribers.get(room_id, {}).pop(key, None)
         return unsubscribe
 
-    def _published(self, room_id: str, events: list[dict]) -> None:
+    def _published(self, room_id: str, events: list[Event]) -> None:
         with self._sub_lock:
             callbacks = list(self._subscribers.get(room_id, {}).values())
         for callback in callbacks:
@@ -281,19 +286,19 @@ class MemoryStore(Store):
     file store would give.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self._lock = threading.RLock()
-        self._rooms: dict[str, dict] = {}
+        self._rooms: dict[str, Meta] = {}
 
-    def _room(self, room_id: str) -> dict:
+    def _room(self, room_id: str) -> Meta:
         try:
             return self._rooms[room_id]
         except KeyError:
             raise UnknownRoom(f"There is no room {room_id!r} here.", key="error.store.unknown_room",
                               room=repr(room_id)) from None
 
-    def create_room(self, room_id: str, meta: dict, events: Iterable[dict] = ()) -> None:
+    def create_room(self, room_id: str, meta: Meta, events: Iterable[Event] = ()) -> None:
         """See :meth:`Store.create_room`."""
         check_room_id(room_id)
         events = list(events)
@@ -307,7 +312,7 @@ class MemoryStore(Store):
         if events:
             self._published(room_id, events)
 
-    def append(self, room_id: str, events: list[dict]) -> int:
+    def append(self, room_id: str, events: list[Event]) -> int:
         """See :meth:`Store.append`."""
         events = list(events)
         lines = [encode_event(e) for e in events]
@@ -319,7 +324,7 @@ class MemoryStore(Store):
             self._published(room_id, events)
         return last
 
-    def read(self, room_id: str, from_seq: int = 0) -> list[dict]:
+    def read(self, room_id: str, from_seq: int = 0) -> list[Event]:
         """See :meth:`Store.read`."""
         with self._lock:
             lines = self._room(room_id)["events"][max(0, from_seq):]
@@ -330,12 +335,13 @@ class MemoryStore(Store):
         with self._lock:
             return list(self._rooms)
 
-    def room_meta(self, room_id: str) -> dict:
+    def room_meta(self, room_id: str) -> Meta:
         """See :meth:`Store.room_meta`."""
         with self._lock:
-            return json.loads(self._room(room_id)["meta"])
+            meta: Meta = json.loads(self._room(room_id)["meta"])
+            return meta
 
-    def set_meta(self, room_id: str, meta: dict) -> None:
+    def set_meta(self, room_id: str, meta: Meta) -> None:
         """See :meth:`Store.set_meta`."""
         text = json.dumps(meta, ensure_ascii=False)
         with self._lock:

@@ -28,12 +28,12 @@ def _scheme(where: str) -> str:
     return head.lower() if sep and (where[len(head):].startswith("://") or where == "memory:") else ""
 
 
-def is_shared(where: str | os.PathLike) -> bool:
+def is_shared(where: str | os.PathLike[str]) -> bool:
     """Whether the store ``where`` names can be shared by several server processes (Redis)."""
     return _scheme(str(where)) in REDIS_SCHEMES
 
 
-def sqlite_path(where: str | os.PathLike) -> Path:
+def sqlite_path(where: str | os.PathLike[str]) -> Path:
     """The file of a ``sqlite:///...`` URL or plain path."""
     text = str(where)
     if _scheme(text) == "sqlite":  # sqlite:///relative.sqlite, sqlite:////absolute.sqlite
@@ -42,7 +42,7 @@ def sqlite_path(where: str | os.PathLike) -> Path:
     return Path(text)
 
 
-def store_key(where: str | os.PathLike | None) -> str:
+def store_key(where: str | os.PathLike[str] | None) -> str:
     """One name per store, so a process opens each store once (file paths resolved)."""
     if where is None or str(where) == "memory:":
         return "memory:"
@@ -52,7 +52,7 @@ def store_key(where: str | os.PathLike | None) -> str:
     return f"sqlite:///{sqlite_path(text).resolve()}"
 
 
-def open_store(where: str | os.PathLike | None) -> Store:
+def open_store(where: str | os.PathLike[str] | None) -> Store:
     """Open the store ``where`` names (see the module docstring); None or ``memory:`` is in memory.
 
     Raises
