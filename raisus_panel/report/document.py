@@ -6,11 +6,12 @@ import math
 import threading
 import time
 from importlib import resources
+from typing import cast
 
 import panel as pn
 from bokeh.document import Document as BokehDocument
 from bokeh.embed import components
-from bokeh.models import Legend
+from bokeh.models.annotations import Legend
 from bokeh.resources import Resources
 
 from raisus_panel import i18n
@@ -20,7 +21,7 @@ from raisus_panel.ui import ActionCheckPanel, LiveOdds, RoundLog, ScoreChart, un
 from raisus_panel.ui.kit import (CONTEST_CSS, esc, fate_html, member_label, result_html, roll_table_html, trail,
                                  unit_head_html)
 from raisus_panel.ui.kit import derive as d
-from raisus_panel.ui.live_odds import contest_chances
+from raisus_panel.ui.live_odds import Chances, contest_chances
 
 from .sources import ContestPart, Session
 from .verification import verification_html
@@ -93,8 +94,9 @@ def odds_as_played(contest) -> dict:
     for point, at in zip(contest.history, trail(contest, contest_chances)):
         rows["x"].append(float(point["x"]))
         rows["round"].append(point["round"])
-        rows["p_win"].append(value(at.chances.p_win) if at.chances else math.nan)
-        rows["p_next"].append(value(at.chances.p_next) if at.chances else math.nan)
+        chances = cast("Chances | None", at.chances)  # what contest_chances, the rate, gave
+        rows["p_win"].append(value(chances.p_win) if chances else math.nan)
+        rows["p_next"].append(value(chances.p_next) if chances else math.nan)
     return rows
 
 

@@ -111,7 +111,7 @@ def from_events(events: list[dict], *, contest: int | str | None = None) -> Sess
     kept = effective(events)
     order: list[str] = []
     closed: dict[str, int] = {}  # contest uid -> seq of the event that closed it (and still counts)
-    started: dict[str, float] = {}
+    started: dict[str, float | None] = {}  # None: an event written before times were kept
     for e in kept:
         if e["type"] == "contest" and e["contest"] not in order:
             order.append(e["contest"])
@@ -133,6 +133,7 @@ def from_events(events: list[dict], *, contest: int | str | None = None) -> Sess
         room = _scratch_room(events[:cut])
         if room.contest is None or room.contest.uid != uid:  # pragma: no cover - a log we never write
             adopted = Actions.local(whole.replay_contest(uid))
+            assert adopted.contest is not None  # it adopted one
             parts.append(ContestPart(adopted.contest, adopted, [], started.get(uid)))
             continue
         mine = [e for e in events[:cut] if e["type"] == "contest" and e["contest"] == uid]
@@ -152,6 +153,7 @@ def from_contest(contest: Contest) -> Session:
     """A session of one contest (a copy of it: the contest itself is left as it is)."""
     copy = Contest.from_events(contest.events)
     actions = Actions.local(copy, title=copy.name)
+    assert actions.contest is not None  # it adopted the copy
     return Session(copy.name, {}, [ContestPart(actions.contest, actions)], room=False)
 
 

@@ -42,6 +42,7 @@ def verification_html(part, t) -> str:
         if check.unused:
             verdict += " " + t("report.dice.unused", unused=", ".join(map(str, check.unused)))
     elif check.status == "failed":
+        assert check.problem is not None  # a failed check names its problem
         verdict, mark = t("report.dice.failed", problem=t(check.problem.key, **check.problem.fields)), "failed"
     else:
         verdict, mark = t("report.dice.unrevealed", rolls=check.rolls), "unrevealed"
