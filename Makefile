@@ -50,8 +50,12 @@ $(AXE):
 	  else echo "The accessibility tests need npm: sudo apt-get install npm"; exit 1; fi; }
 	npm install --no-save --no-audit --no-fund --silent --prefix .cache/axe axe-core@4
 
+# On a failure the last line names the failed tests (pytest's cache of them), where a log's tail shows it.
 test: setup system-deps $(AXE)
-	$(PY) -m pytest
+	@$(PY) -m pytest || { status=$$?; $(PY) -c 'import json, pathlib; \
+	  p = pathlib.Path(".pytest_cache/v/cache/lastfailed"); \
+	  print("failed:", " ".join(sorted(json.loads(p.read_text()))) if p.exists() else "(none recorded)")'; \
+	  exit $$status; }
 
 test-fast: setup
 	$(PY) -m pytest -m "not browser and not notebook"
