@@ -128,6 +128,11 @@ def clear_cache() -> None:
     odds.clear_cache()
 
 
+#: Memoised states kept per rules profile before they are forgotten: a long-running server rates
+#: many contests, and one large team's table is some ten thousand states.
+MAX_STATES = 200_000
+
+
 def _solver(contest: Any) -> Solver:
     profile = contest.profile
     key = (profile.team_dice, profile.team_loss, profile.inappropriate_damage, profile.disband_penalty,
@@ -138,6 +143,8 @@ def _solver(contest: Any) -> Solver:
             sixes=profile.team_dice == "member_sixes", team_loss=profile.team_loss,
             inappropriate_always=profile.inappropriate_damage == "always",
             disband_penalty=profile.disband_penalty, volunteer_factor=profile.volunteer_factor)
+    elif solver.size > MAX_STATES:
+        solver.forget()
     return solver
 
 
@@ -295,7 +302,10 @@ def _team_drafts(contest: Any, solver: Solver, t: CharacterTeam, theirs: State |
             after = solver.settle(_hit(before, i, solver.volunteer_factor * damage), True, inapp, carry=i == 0)
             drafts.append(_Draft(f"volunteer:{uid}", "advice.volunteer", {"name": names[uid]}, "volunteer",
                                  (uid,), {}, after, theirs))
+        hit = {h["character"] for h in window["hits"]}
         for i, uid in enumerate(uids):
+            if uid in hit:
+                continue  # handing the hit to whoever took it is no choice: that is "nobody volunteers"
             after = solver.settle(_hit(before, i, damage), False, inapp, carry=False)
             drafts.append(_Draft(f"assign:{uid}", "advice.assign", {"name": names[uid]}, "assign_loss",
                                  (uid,), {}, after, theirs))

@@ -148,6 +148,18 @@ class Solver:
         self.volunteer_factor = volunteer_factor
         self._memo: dict[tuple[bool, State, State], Pair] = {}
         self._rolled_memo: dict[tuple[bool, State, State], Pair] = {}
+        self._loss_memo: dict[tuple[State, int, bool], list[tuple[Fraction, list[State | None]]]] = {}
+
+    @property
+    def size(self) -> int:
+        """How many states are memoised."""
+        return len(self._memo) + len(self._rolled_memo) + len(self._loss_memo)
+
+    def forget(self) -> None:
+        """Forget every memoised state."""
+        self._memo.clear()
+        self._rolled_memo.clear()
+        self._loss_memo.clear()
 
     # -- what a unit rolls and loses ------------------------------------------------------------
     def roll(self, unit: State) -> tuple[int, int, int]:
@@ -258,20 +270,37 @@ class Solver:
             return found
         p = round_chance(self.roll(mine), self.roll(theirs))
         mine_after, theirs_after = _clear_revenge(mine), _clear_revenge(theirs)
-        won, won_f = ZERO, 0.0
-        for chance, outcomes in self.lose(theirs, self.damage(mine, theirs), choices=False):
-            v, f = self._value(mine_after, outcomes[0], best)
-            won += chance * v
-            won_f += float(chance) * f
-        lost, lost_f = ZERO, 0.0
-        for chance, outcomes in self.lose(mine, self.damage(theirs, mine), choices=best):
-            v, f = _best([self._value(m, theirs_after, best) for m in outcomes])
-            lost += chance * v
-            lost_f += float(chance) * f
+        won = self._expected([(chance, [self._value(mine_after, outcomes[0], best)])
+                              for chance, outcomes in self._losses(theirs, self.damage(mine, theirs), False)])
+        lost = self._expected([(chance, [self._value(m, theirs_after, best) for m in outcomes])
+                               for chance, outcomes in self._losses(mine, self.damage(theirs, mine), best)])
+        # p * won + (1 - p) * lost as one fraction: one gcd instead of one per operation
+        pn, pd = p.numerator, p.denominator
+        wn, wd = won[0].numerator, won[0].denominator
+        ln, ld = lost[0].numerator, lost[0].denominator
         pf = float(p)
-        result = (p * won + (1 - p) * lost, pf * won_f + (1 - pf) * lost_f)
+        result = (Fraction(pn * wn * ld + (pd - pn) * ln * wd, pd * wd * ld), pf * won[1] + (1 - pf) * lost[1])
         self._rolled_memo[key] = result
         return result
+
+    @staticmethod
+    def _expected(branches: list[tuple[Fraction, list[Pair]]]) -> Pair:
+        """The mean over chance branches of the best option in each."""
+        if len(branches) == 1 and branches[0][0] == 1:
+            return _best(branches[0][1])
+        exact, approx = ZERO, 0.0
+        for chance, options in branches:
+            v, f = _best(options)
+            exact += chance * v
+            approx += float(chance) * f
+        return exact, approx
+
+    def _losses(self, unit: State, damage: int, choices: bool) -> list[tuple[Fraction, list[State | None]]]:
+        key = (unit, damage, choices)
+        found = self._loss_memo.get(key)
+        if found is None:
+            found = self._loss_memo[key] = self.lose(unit, damage, choices=choices)
+        return found
 
     def after_choice(self, mine: State, theirs: State) -> Fraction:
         """The best-play odds once ``mine`` is fixed for the coming roll (best play from the round after)."""

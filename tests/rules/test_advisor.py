@@ -291,6 +291,19 @@ def test_leader_assigns_offers_handing_on_the_hit():
     assert assign.command == "assign_loss" and replica_accepts(contest, assign)
     assert assign.best >= assign.as_is
     assert advice.choice(f"assign:{b.uid}").as_is > advice.choice("no_volunteer").as_is  # the leader keeps 3
+    assert assign.as_is == team_odds((3, 2, 1), False, 6, False)  # then the leader takes the hits as is
+    assert f"assign:{a.uid}" not in [c.key for c in advice.choices]  # the leader took it: no choice
+
+
+def test_the_memo_is_forgotten_when_it_grows_and_the_answers_stay(monkeypatch):
+    from raisus_panel.rules import advisor
+
+    contest, t, members, foe = team_contest([3, 2, 2], 5)
+    first = advise(contest, t)
+    monkeypatch.setattr(advisor, "MAX_STATES", 10)
+    again = advise(contest, t)
+    assert advisor._solver(contest).size < 10 < len(first.choices) * 10
+    assert again == first
 
 
 def test_every_offered_choice_is_accepted_by_the_rules():
