@@ -256,8 +256,14 @@ def _with_ticket(contest: Any, char: Character) -> State:
 
 
 def _ticket_drafts(contest: Any, obj: Character, other: Any) -> list[_Draft]:
-    """Tickets (before the first roll, no teams yet): everyone gets the ticket's temporary cliché."""
+    """Tickets (before the first roll, no teams yet): everyone gets the ticket's temporary cliché.
+
+    Offered only while no unit's choice is an appropriate cliché: the GM hands tickets out when
+    nobody has a cliché that fits.
+    """
     if isinstance(other, CharacterTeam) or contest.tickets_given:
+        return []
+    if any((contest.choice(u.uid) or {}).get("appropriate") for u in (obj, other)):
         return []
     rating = contest.profile.ticket_rating
     theirs = _with_ticket(contest, other)

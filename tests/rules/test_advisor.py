@@ -230,6 +230,9 @@ def test_tickets_are_offered_before_the_first_roll_and_rated():
     # RULES.md 25: Astronaut(3) vs Accountant(3): tickets give both Pie Eating(2)
     astro, acc = chars(("Astronaut", {"Astronaut": 3}), ("Accountant", {"Accountant": 3}))
     contest = Contest("Pie Eating", astro, acc, dice=ScriptedDice([[6, 5], [1, 2]]))
+    assert "tickets" not in [c.key for c in advise(contest, astro).choices]  # their clichés count as fitting
+    contest.choose(astro, "Astronaut", appropriate=False)
+    contest.choose(acc, "Accountant", appropriate=False)
     tickets = advise(contest, astro).choice("tickets")
     assert tickets.as_is == tickets.best == duel(2, 2) == Fraction(1, 2)  # no real cliché fits
     assert tickets.command == "give_tickets" and tickets.field_map == {"cliche": "Pie Eating", "n": 2}
@@ -241,6 +244,8 @@ def test_tickets_are_offered_before_the_first_roll_and_rated():
 def test_brevet_tickets_add_two_dice_to_the_fitting_cliche():
     astro, acc = chars(("Astronaut", {"Astronaut": 3}), ("Accountant", {"Accountant": 3}))
     contest = Contest("Pie Eating", astro, acc, profile=RulesProfile(tickets="brevet"), dice=ScriptedDice())
+    contest.choose(astro, "Astronaut", appropriate=False)
+    contest.choose(acc, "Accountant", appropriate=False)
     brevet = advise(contest, astro).choice("tickets:brevet")
     assert brevet.as_is == duel(5, 2)
     assert replica_accepts(contest, brevet)
