@@ -15,7 +15,8 @@ own dry run (:meth:`~raisus_panel.rules.Contest.why_not_error`). Labels are cata
 fields; the UI translates them.
 
 The advisor rates a duel, one active unit a side (with several, the GM orders exchanges, and no
-single chance of the contest exists). Assumptions, where "as it is" needs one: after a lost leader
+single chance of the contest exists); several characters against one unit are offered teaming up
+(all of them, with the clichés chosen now), which makes it a duel. Assumptions, where "as it is" needs one: after a lost leader
 (or the advisor's "disband") the survivors re-form at once around the highest score, or one fights
 on alone; a later switch to another cliché is rated as an appropriate one.
 """
@@ -26,8 +27,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .advisor_model import Member, Solver, State, member_pool, solo
-from .character import Character
+from .advisor_model import Member, Solver, State, member_pool, solo, team
+from .character import Character, GruntMob
 from .errors import RuleError
 from .team import CharacterTeam
 
@@ -43,14 +44,16 @@ class Choice:
     key
         A stable id: ``"cliche:<name>"``, ``"cliche:<name>:inappropriate"``, ``"keep"``,
         ``"no_volunteer"``, ``"volunteer:<uid>"``, ``"assign:<uid>"``, ``"disband"``,
-        ``"drop_out:<uid>"``, ``"tickets"`` or ``"tickets:brevet"``.
+        ``"drop_out:<uid>"``, ``"form_team"`` (``"form_team:<leader uid>"`` on a leader tie),
+        ``"tickets"`` or ``"tickets:brevet"``.
     label
         The catalog key of its label (``"advice.<kind>"``); ``fields`` fill it in.
     fields
         The values of the label, as ``(name, value)`` pairs (see :attr:`field_map`).
     command, args, kwargs
         The contest command that makes this choice, with its arguments (plain values: uids and
-        names); ``command`` is None when it is what happens anyway (the next roll).
+        names; ``form_team`` takes the characters themselves, as the command does); ``command`` is
+        None when it is what happens anyway (the next roll).
     needs_approval
         An inappropriate cliché: it rolls only once the GM approves it.
     current
@@ -192,6 +195,12 @@ def _refuse(message: str, key: str, **fields: Any) -> RuleError:
     return RuleError(message, key=key, **fields)
 
 
+def _forming(contest: Any, obj: Any, mine: list[Any], theirs: list[Any]) -> bool:
+    """Several characters on one side against one unit: teaming them all up makes it a duel."""
+    return (len(theirs) == 1 and len(mine) > 1 and obj in mine
+            and all(isinstance(u, Character) and not isinstance(u, GruntMob) for u in mine))
+
+
 def _units(contest: Any, unit: Any) -> tuple[str, int, Any, Any]:
     if contest.status == "ended":
         raise _refuse("This contest has ended: there is no coming roll to advise on.", "error.advice.ended")
@@ -202,7 +211,7 @@ def _units(contest: Any, unit: Any) -> tuple[str, int, Any, Any]:
         raise _refuse(f"{obj.name} is out of this contest: there is nothing left to choose.",
                       "error.advice.out", name=obj.name)
     mine, theirs = contest.active_units(side), contest.active_units(1 - side)
-    if len(mine) != 1 or len(theirs) != 1:
+    if (len(mine) != 1 or len(theirs) != 1) and not _forming(contest, obj, mine, theirs):
         raise _refuse("The advisor rates one unit a side; with several, the GM orders the exchanges. "
                       "Form a team to fight as one unit.", "error.advice.exchanges")
     return uid, side, obj, theirs[0]
@@ -329,6 +338,29 @@ def _team_drafts(contest: Any, solver: Solver, t: CharacterTeam, theirs: State |
     return drafts
 
 
+def _form_drafts(contest: Any, side: int, units: list[Character], theirs: State | None) -> list[_Draft]:
+    """Teaming up every character of the side, with each cliché chosen now (a tie: each leader)."""
+    made = [contest.choice(u.uid) for u in units]
+    if any(m is None for m in made):
+        raise _refuse("The advisor rates one unit a side; with several, the GM orders the exchanges. "
+                      "Form a team to fight as one unit.", "error.advice.exchanges")
+    cliches = [u.cliche(m["cliche"]) for u, m in zip(units, made)]
+    top = max(c.current for c in cliches)
+    members = [(u, c.name, bool(m["appropriate"])) for u, c, m in zip(units, cliches, made)]
+    inapp = not any(m[2] for m in members)
+    names = ", ".join(u.name for u in units)
+    leaders = [u for u, c in zip(units, cliches) if c.current == top]
+    drafts = []
+    for lead in leaders:
+        order = [lead, *(u for u in units if u is not lead)]
+        states = [(_pools(u), [c.name for c in u.cliches].index(name), app)
+                  for u in order for v, name, app in members if v is u]
+        drafts.append(_Draft("form_team" if len(leaders) == 1 else f"form_team:{lead.uid}", "advice.form_team",
+                             {"names": names, "leader": lead.name}, "form_team", (members,), {"leader": lead},
+                             team(states, contest.pending_revenge(side), inapp), theirs, needs_approval=inapp))
+    return drafts
+
+
 def _rate(contest: Any, solver: Solver, draft: _Draft) -> tuple[Fraction, Fraction]:
     mine, theirs = draft.mine, draft.theirs
     if mine is None or theirs is None:
@@ -377,7 +409,10 @@ def advise(contest: Any, unit: Any) -> Advice:
     if theirs is None:
         raise _refuse(f"{other.name} has not chosen a cliché yet: the odds need both sides' clichés.",
                       "error.advice.other_not_chosen", name=other.name)
-    if isinstance(obj, CharacterTeam):
+    mine = contest.active_units(side)
+    if len(mine) > 1:
+        drafts = _form_drafts(contest, side, mine, theirs)
+    elif isinstance(obj, CharacterTeam):
         drafts = _team_drafts(contest, solver, obj, theirs)
     else:
         drafts = _solo_drafts(contest, obj, theirs, other)

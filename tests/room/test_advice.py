@@ -52,7 +52,8 @@ def test_a_refusal_is_kept_and_raised_for_every_page():
     a = t.char("A", None, A=2)
     b = t.char("B", None, B=2)
     c = t.char("C", None, C=2)
-    t.act(t.gm, "start_contest", name="Brawl", side_a=[a, b], side_b=[c])
+    d = t.char("D", None, D=2)
+    t.act(t.gm, "start_contest", name="Brawl", side_a=[a, b], side_b=[c, d])
     for _ in range(2):
         with pytest.raises(RuleError) as caught:
             room_advice(t.room, a)

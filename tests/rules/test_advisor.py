@@ -325,10 +325,13 @@ def test_every_offered_choice_is_accepted_by_the_rules():
 
 
 def test_refusals_say_what_to_do():
-    a, b, c_ = chars(("A", {"A": 2}), ("B", {"B": 2}), ("C", {"C": 2, "D": 1}))
-    with pytest.raises(RuleError) as caught:
-        advise(Contest("Brawl", [a, b], c_, dice=ScriptedDice()), a)
+    a, b, c_, d = chars(("A", {"A": 2}), ("B", {"B": 2}), ("C", {"C": 2, "D": 1}), ("D", {"D": 1}))
+    with pytest.raises(RuleError) as caught:  # two units a side: exchanges, no one chance to rate
+        advise(Contest("Brawl", [a, b], [c_, d], dice=ScriptedDice()), a)
     assert caught.value.key == "error.advice.exchanges"
+    with pytest.raises(RuleError) as caught:  # C's side has one unit, but it has not chosen
+        advise(Contest("Brawl", [a, b], c_, dice=ScriptedDice()), a)
+    assert caught.value.key == "error.advice.other_not_chosen"
     with pytest.raises(RuleError) as caught:
         advise(Contest("Brawl", a, c_, dice=ScriptedDice()), a)
     assert caught.value.key == "error.advice.other_not_chosen" and caught.value.fields == {"name": "C"}
@@ -425,3 +428,20 @@ def test_property_every_option_keeps_best_above_as_is_and_choices_legal(team, y,
     if loss == "leader" and not sixes and penalty == 1:
         assert advice.choice("keep").as_is == team_odds(tuple(team), False, y, False)
         assert advice.choice("keep").best == team_odds(tuple(team), False, y, True)
+
+
+def test_after_a_lost_leader_the_survivors_are_offered_to_team_up_again():
+    # RULES.md 21: Knight falls volunteering, the team disbands: Viking 1, Monk 1 (Squire down)
+    contest, t, (knight, viking, monk, squire), troll = team_contest(
+        [2, 2, 2, 1], 6, dice=ScriptedDice([[1] * 5, [2] * 6]))
+    contest.roll_round()
+    contest.volunteer(knight)
+    assert len(contest.active_units(0)) == 2 and contest.pending_revenge(0)
+    advice = advise(contest, viking)
+    keys = [c.key for c in advice.choices]
+    assert keys == [f"form_team:{viking.uid}", f"form_team:{monk.uid}"]  # a leader tie: either may lead
+    for choice in advice.choices:
+        assert choice.as_is == team_odds((1, 1), True, 6, False)  # the revenge passes on
+        assert choice.best == team_odds((1, 1), True, 6, True)
+        assert replica_accepts(contest, choice)
+    assert advice.choice(keys[0]).field_map == {"names": "M1, M2", "leader": "M1"}
