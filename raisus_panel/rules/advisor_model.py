@@ -45,6 +45,8 @@ _CLOSE = 1e-9
 
 def _best(values: list[Pair]) -> Pair:
     """The highest of several chances: by the floats, exactly where they are too close to tell."""
+    if len(values) == 1:
+        return values[0]
     top = max(values, key=lambda v: v[1])
     for v in values:
         if v is not top and top[1] - v[1] <= _CLOSE * top[1] and v[0] > top[0]:
@@ -148,6 +150,7 @@ class Solver:
         self.volunteer_factor = volunteer_factor
         self._memo: dict[tuple[bool, State, State], Pair] = {}
         self._rolled_memo: dict[tuple[bool, State, State], Pair] = {}
+        self._roll_memo: dict[State, tuple[int, int, int]] = {}
         self._loss_memo: dict[tuple[State, int, bool], list[tuple[Fraction, list[State | None]]]] = {}
 
     @property
@@ -160,6 +163,7 @@ class Solver:
         self._memo.clear()
         self._rolled_memo.clear()
         self._loss_memo.clear()
+        self._roll_memo.clear()
 
     # -- what a unit rolls and loses ------------------------------------------------------------
     def roll(self, unit: State) -> tuple[int, int, int]:
@@ -268,7 +272,7 @@ class Solver:
         found = self._rolled_memo.get(key)
         if found is not None:
             return found
-        p = round_chance(self.roll(mine), self.roll(theirs))
+        p = round_chance(self._roll(mine), self._roll(theirs))
         mine_after, theirs_after = _clear_revenge(mine), _clear_revenge(theirs)
         won = self._expected([(chance, [self._value(mine_after, outcomes[0], best)])
                               for chance, outcomes in self._losses(theirs, self.damage(mine, theirs), False)])
@@ -294,6 +298,12 @@ class Solver:
             exact += chance * v
             approx += float(chance) * f
         return exact, approx
+
+    def _roll(self, unit: State) -> tuple[int, int, int]:
+        found = self._roll_memo.get(unit)
+        if found is None:
+            found = self._roll_memo[unit] = self.roll(unit)
+        return found
 
     def _losses(self, unit: State, damage: int, choices: bool) -> list[tuple[Fraction, list[State | None]]]:
         key = (unit, damage, choices)
