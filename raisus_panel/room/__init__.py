@@ -32,6 +32,7 @@ from .errors import (
     StoreError, UnknownRoom,
 )
 from .events import ROOM_EVENT_TYPES, ROOM_EVENT_VERSION, visible_to
+from .advice import room_advice
 from .commands import COMMANDS, GM_ONLY
 from .permissions import authorize
 from .registry import RoomLinks, RoomRegistry, get_registry
@@ -46,5 +47,6 @@ __all__ = [
     "Actor", "COMMANDS", "GM_ONLY", "LocalRoom", "MemoryStore", "NotOurDatabase", "PermissionDenied", "ROOM_EVENT_TYPES",
     "ROOM_EVENT_VERSION", "ROOM_FORMAT", "ROOM_FORMAT_VERSION", "Role", "Room", "RoomChanged", "RoomExists",
     "RoomFileError", "RoomLinks", "RoomRegistry", "RoomSession", "SQLiteStore", "SequenceConflict", "StaleCommand",
-    "OutcomeUnknown", "Store", "StoreError", "UnknownRoom", "authorize", "get_registry", "import_room", "read_room_file", "visible_to",
+    "OutcomeUnknown", "Store", "StoreError", "UnknownRoom", "authorize", "get_registry", "import_room", "read_room_file", "room_advice",
+    "visible_to",
 ]

@@ -4,7 +4,8 @@ This package imports only the standard library and ``param``: it loads fast, run
 tested in milliseconds. Everything a notebook user types is importable from here.
 """
 
-from . import odds
+from . import advisor, odds
+from .advisor import Advice, Choice, advise
 from .character import Character, GruntMob
 from .check import TN_PRESETS, CheckResult, action_check, effective_tn
 from .cliche import Cliche
@@ -17,9 +18,9 @@ from .verification import DiceCheck, RollProblem, verify, verify_contest
 from .validation import MAX_MOB_RATING, MAX_NAME_LENGTH, MAX_RATING
 
 __all__ = [
-    "Character", "CharacterTeam", "CheckResult", "Cliche", "CommittedDice", "Contest", "DiceCheck", "DiceError",
+    "Advice", "Character", "CharacterTeam", "CheckResult", "Choice", "Cliche", "CommittedDice", "Contest", "DiceCheck", "DiceError",
     "DiceSource",
     "GruntMob", "MAX_MOB_RATING", "MAX_NAME_LENGTH", "MAX_RATING", "RuleError", "RulesProfile",
-    "RollProblem", "SaveFileError", "ScriptedDice", "SeededDice", "TN_PRESETS", "action_check", "effective_tn",
+    "RollProblem", "SaveFileError", "ScriptedDice", "SeededDice", "TN_PRESETS", "action_check", "advise", "advisor", "effective_tn",
     "odds", "verify", "verify_contest",
 ]

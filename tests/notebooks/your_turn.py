@@ -15,8 +15,8 @@ import json
 
 from raisus_panel.rules import CharacterTeam
 
-#: The notebooks without a table to play (08 has sliders only).
-NO_TABLE = {"08_odds"}
+#: The notebooks without a table to play (08 has sliders only; 15 rates choices in code).
+NO_TABLE = {"08_odds", "15_odds_advisor"}
 
 
 def _fresh(actions, game=None) -> None:
