@@ -245,7 +245,7 @@ export function render({ model, el }) {
   const show = () => { draw(root, held, before, model.labels); };
   const take = (delta) => {
     // one this page has already (the whole document came after it): nothing to do
-    if (!delta || !held || delta.seq < held.seq || delta.seq === held.seq && delta.base !== held.seq) return;
+    if (!delta || delta.seq === undefined || !held || delta.seq < held.seq || delta.seq === held.seq && delta.base !== held.seq) return;
     // Tests set globalThis.raisusTableDrop = n to lose the next n deltas, as a lost message would.
     if (globalThis.raisusTableDrop > 0) { globalThis.raisusTableDrop -= 1; return; }
     if (delta.base !== held.seq) {  // a change never arrived here: ask for the whole state

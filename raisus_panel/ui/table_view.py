@@ -128,7 +128,8 @@ class TableView(ComponentBase):
 
     def _on_msg(self, msg) -> None:
         """The page saw a gap (it holds a seq no delta leads on from): send it the whole document."""
-        if isinstance(msg, dict) and "whole" in msg:
+        data = getattr(msg, "data", msg)
+        if isinstance(data, dict) and "whole" in data:
             self._schedule(self._resend)
 
     def _resend(self) -> None:
