@@ -179,7 +179,9 @@ class RoomPage(ComponentBase):
             # the contest and its score chart drawn in the browser from deltas; the odds as a picture
             self._table = self._component(tab, TableView)
             self._odds = self._component(tab, LiveOdds, picture=True)
-            box.objects = [self._table, pn.FlexBox(pn.Column(self._odds, styles=_HALF, sizing_mode="stretch_width"),
+            # as wide as half a desktop page, as beside the score chart on the other watching page
+            odds = pn.Column(self._odds, styles={**_HALF, "max-width": "720px"}, sizing_mode="stretch_width")
+            box.objects = [self._table, pn.FlexBox(odds,
                                                    flex_wrap="wrap", sizing_mode="stretch_width")]
         elif tab == "table":
             self._table = self._component(tab, ContestView if watcher else ContestTable)

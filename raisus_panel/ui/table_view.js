@@ -137,7 +137,7 @@ function offsets(n, top, plotPx) {
 
 // The cliché-score chart: a line per series over the rounds, one new point per round.
 function chart(doc, labels) {
-  const W = 600, H = 170, L = 30, R = 10, T = 10, B = 28;
+  const W = 600, H = 180, L = 30, R = 14, T = 10, B = 36;
   const box = h("figure", "chart");
   const points = doc.points || [], series = doc.series || [];
   const maxX = Math.max(1, ...points.map(p => p.x));
@@ -156,11 +156,11 @@ function chart(doc, labels) {
   }
   const stepX = maxX > 20 ? 5 : maxX > 10 ? 2 : 1;
   for (let r = 0; r <= maxX; r += stepX) {
-    const lab = s("text", { x: x(r), y: H - 10, "text-anchor": "middle", class: "tick" });
+    const lab = s("text", { x: x(r), y: H - 20, "text-anchor": "middle", class: "tick" });
     lab.textContent = String(r);
     svg.append(lab);
   }
-  const axis = s("text", { x: W - R, y: H - 1, "text-anchor": "end", class: "tick" });
+  const axis = s("text", { x: (L + W - R) / 2, y: H - 3, "text-anchor": "middle", class: "tick" });
   axis.textContent = labels["chart.round"];
   svg.append(axis);
   const dodge = offsets(series.length, top, H - T - B);

@@ -27,7 +27,8 @@ from ._table_doc import labels, table_document
 
 __all__ = ["TableView"]
 
-_HERE = Path(__file__).parent
+#: the module's ES module and style sheet, beside it in the package (no CDN, no build step)
+_FILES = Path(__file__).with_suffix("")
 
 
 class TableModel(JSComponent):
@@ -42,9 +43,9 @@ class TableModel(JSComponent):
     labels = param.Dict(default={}, doc="""
         The page's own words in its language (headings, the chart's words).""")
 
-    _esm = _HERE / "table_view.js"
+    _esm = _FILES.with_suffix(".js")
 
-    _stylesheets = [(_HERE / "table_view.css").read_text(encoding="utf-8")]
+    _stylesheets = [_FILES.with_suffix(".css").read_text(encoding="utf-8")]
 
 
 #: room -> {key: (the state it was made from, the result)}: a document and a delta are made once per
