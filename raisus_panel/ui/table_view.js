@@ -195,8 +195,8 @@ function chart(doc, labels) {
 }
 
 function draw(root, doc, before, labels) {
-  const fresh = !!(doc.roll && (!before || !before.roll || before.roll.round !== doc.roll.round
-                                || before.seq !== doc.seq));
+  // the dice roll only when a new roll arrives, not when a page first draws (or redraws) the table
+  const fresh = !!(doc.roll && before && JSON.stringify(before.roll) !== JSON.stringify(doc.roll));
   root.replaceChildren();
   root.dataset.seq = doc.seq;
   const now = h("div", doc.mine ? "now mine" : "now");
