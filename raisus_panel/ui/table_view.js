@@ -243,6 +243,7 @@ export function render({ model, el }) {
   let before = null;   // the one it showed before (what changed animates)
 
   const show = () => { draw(root, held, before, model.labels); };
+  const latest = () => (model.delta ? JSON.parse(model.delta) : null);  // sent as JSON text (fewer bytes)
   const take = (delta) => {
     // one this page has already (the whole document came after it): nothing to do
     if (!delta || delta.seq === undefined || !held || delta.seq < held.seq || delta.seq === held.seq && delta.base !== held.seq) return;
@@ -262,10 +263,10 @@ export function render({ model, el }) {
     before = held;
     held = structuredClone(model.doc);
     show();
-    take(model.delta);  // a delta may already lead on from it
+    take(latest());  // a delta may already lead on from it
   };
   model.on("doc", whole);
-  model.on("delta", () => take(model.delta));
+  model.on("delta", () => take(latest()));
   model.on("labels", show);
   whole();
   return root;

@@ -12,6 +12,7 @@ The JavaScript is a plain ES module shipped beside this file (no CDN, no build s
 
 from __future__ import annotations
 
+import json
 import threading
 import weakref
 from pathlib import Path
@@ -37,8 +38,9 @@ class TableModel(JSComponent):
     doc = param.Dict(default={}, doc="""
         The whole state document (sent when drawn, and again when the page asks for it).""")
 
-    delta = param.Dict(default={}, doc="""
-        The latest change: ``seq``, ``base`` and what changed (see ``raisus_panel.room.deltas``).""")
+    delta = param.String(default="", doc="""
+        The latest change as JSON: ``seq``, ``base`` and what changed (see ``raisus_panel.room.deltas``).
+        A string, not a mapping: Bokeh sends a mapping as a list of typed entries, twice the bytes.""")
 
     labels = param.Dict(default={}, doc="""
         The page's own words in its language (headings, the chart's words).""")
@@ -118,7 +120,8 @@ class TableView(ComponentBase):
         elif new != old:
             # pages led from the same document to the same one share the delta
             self._model.delta = _shared(self.actions.room, ("delta", self.actions.role, self.language), (old, new),
-                                        lambda: make_delta(old, new))
+                                        lambda: json.dumps(make_delta(old, new), ensure_ascii=False,
+                                                           separators=(",", ":")))
         self._sent, self._sent_lang = new, self.language
 
     def _send_whole(self, doc: dict[str, Any]) -> None:

@@ -117,7 +117,7 @@ def test_the_view_leads_its_model_by_deltas_and_sends_the_whole_after_a_gap():
     held = dict(view._model.doc)
     for _ in range(4):
         gm.act("roll_round")
-        held = apply_delta(held, view._model.delta)
+        held = apply_delta(held, json.loads(view._model.delta))
     assert held == view.document and held["seq"] == gm.room.seq
     view._on_msg({"whole": held["seq"] - 2})  # the page saw a gap
     assert view._model.doc == view.document and view.wholes == 1
