@@ -124,3 +124,21 @@ def test_the_view_leads_its_model_by_deltas_and_sends_the_whole_after_a_gap():
     view.lang = "ko"  # a new language: the whole document in it
     assert view._model.doc["now"] == table_document(spectator, "ko")["now"]
     view.dispose()
+
+
+def test_a_spectator_page_with_view_table_draws_the_table_view_and_keeps_the_odds():
+    from raisus_panel.dashboard import RoomPage
+    from raisus_panel.ui import ContestView, LiveOdds, ScoreChart
+
+    gm, _ = siege()
+    page = RoomPage(RoomSession(gm.room, Actor.spectator()), lang="en", table_view=True)
+    kinds = {type(c) for c in page._children}
+    assert TableView in kinds and LiveOdds in kinds
+    assert not kinds & {ContestView, ScoreChart}  # the table view draws the contest and its score chart
+    view = next(c for c in page._children if isinstance(c, TableView))
+    gm.act("roll_round")
+    assert json.loads(view._model.delta)["seq"] == gm.room.seq
+    player_page = RoomPage(gm, lang="en", table_view=True)  # only a watcher's page: the GM keeps the controls
+    assert TableView not in {type(c) for c in player_page._children}
+    for p in (page, player_page):
+        p.dispose()
