@@ -137,7 +137,8 @@ function offsets(n, top, plotPx) {
 
 // The cliché-score chart: a line per series over the rounds, one new point per round.
 function chart(doc, labels) {
-  const W = 600, H = 180, L = 30, R = 14, T = 10, B = 36;
+  // a narrower picture on a phone, so that its words stay 12 px when it is shrunk to the screen
+  const W = window.innerWidth < 600 ? 380 : 600, H = 180, L = 30, R = 14, T = 10, B = 36;
   const box = h("figure", "chart");
   const points = doc.points || [], series = doc.series || [];
   const maxX = Math.max(1, ...points.map(p => p.x));

@@ -11,7 +11,12 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import shot
+from raisus_panel.i18n import t
+from raisus_panel.room import RoomRegistry, SQLiteStore
+
+from tests.siege import siege_room
+
+from .conftest import Server, shot
 from .helpers import expect
 from .table_pages import DESKTOP, PHONE, Table, axe_violations, describe, open_page, require_axe, serve_table, sideways
 
@@ -143,3 +148,39 @@ def test_the_stream_view_draws_the_table_too(table, browser):
         shot(stream, f"table-view-{table.lang}-stream")
     finally:
         context.close()
+
+
+@pytest.fixture(scope="module")
+def siege(tmp_path_factory):
+    """The Siege (tests/siege.py): Ann's Knight, Viking and Squire as one team against the GM's Ogre."""
+    db = str(tmp_path_factory.mktemp("table-view-siege") / "raisus.sqlite")
+    store = SQLiteStore(db)
+    try:
+        _, links, _ = siege_room(RoomRegistry(store), "Siege night")
+    finally:
+        store.close()
+    server = Server(["apps/dashboard.py"], env={"RAISUS_DB": db, "RAISUS_LANG": "en"}).start()
+    base = f"{server.url}/dashboard"
+    yield {"server": server, "gm": f"{base}?token={links['gm']}", "spectator": f"{base}?token={links['spectator']}"}
+    server.kill()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_team_is_drawn_as_one_group_with_its_leader(siege, browser, lang):
+    for size, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        context = browser.new_context(**size)
+        try:
+            page = context.new_page()
+            page.goto(f"{siege['spectator']}&view=table&lang={lang}")
+            team = page.locator(f"{VIEW} .unit.team")
+            expect(team.locator(".member")).to_have_count(3)
+            expect(team.locator(".member.leader")).to_have_count(1)
+            expect(team.locator(".member.leader")).to_contain_text(f"({t('team.leader', lang)})")
+            expect(team.locator(".member .pip")).to_have_count(6 + 3 + 2)  # each member's dice, as dice
+            page.wait_for_timeout(300)
+            if name == "phone":
+                width = sideways(page)
+                assert width["scroll"] <= width["inner"], width
+            shot(page, f"table-view-team-{lang}-{name}")
+        finally:
+            context.close()
