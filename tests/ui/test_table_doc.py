@@ -142,3 +142,19 @@ def test_a_spectator_page_with_view_table_draws_the_table_view_and_keeps_the_odd
     assert TableView not in {type(c) for c in player_page._children}
     for p in (page, player_page):
         p.dispose()
+
+
+def test_a_tie_shows_both_attempts():
+    from raisus_panel.rules import ScriptedDice
+
+    gm = Room.local("Tavern", dice=ScriptedDice([[3], [3], [5], [2]]))
+    for name in ("Ann", "Bob"):
+        gm.act("save_character", data={"name": name, "owner": "", "cliches": [{"name": name, "rating": 1}]})
+    a, b = (c.uid for c in gm.room.characters)
+    gm.act("start_contest", name="Duel", side_a=[a], side_b=[b])
+    spectator = Actions(RoomSession(gm.room, Actor.spectator()))
+    gm.act("roll_round")
+    roll = table_document(spectator, "en")["roll"]
+    assert [x["tie"] for x in roll["attempts"]] == [True, False]
+    assert [[s["faces"] for s in x["sides"]] for x in roll["attempts"]] == [[[3], [3]], [[5], [2]]]
+    assert roll["winner"] == 0 and roll["verdict"] == "Round 1: Ann wins"
