@@ -26,9 +26,8 @@ from ._next_step import next_step
 __all__ = ["LABEL_KEYS", "initials", "ink", "labels", "table_document"]
 
 #: The catalog keys the page itself needs (headings, the chart's words), sent once per language.
-LABEL_KEYS = ("chart.round", "chart.score", "contest.cliche", "contest.out", "odds.no_contest", "roll.title",
-              "side.0", "side.1", "table.chart", "table.chart_key", "table.lost_dice", "table.vs",
-              "team.leader", "what_now.label", "contest.fate", "roll.tie")
+LABEL_KEYS = ("chart.round", "contest.cliche", "contest.out", "odds.no_contest", "roll.tie", "roll.title",
+              "side.0", "side.1", "table.chart", "table.chart_key", "table.vs", "what_now.label")
 
 
 def labels(lang: str) -> dict[str, str]:
