@@ -91,10 +91,11 @@ from tests.wire import WireSession, free_port, wait_for  # noqa: E402
 
 def _has_row(messages, marker: tuple[set, set]) -> bool:
     """Whether ``messages`` bring the score chart its new point: a row streamed into a marker source (or
-    into a model unknown at connect time), or a watching page's chart picture drawn anew."""
+    into a model unknown at connect time), a watching page's chart picture drawn anew, or (``--view
+    table``) the table view's delta."""
     sources, known = marker
     return any((kind == "ColumnsStreamed" and (model_id in sources or model_id not in known))
-               or (kind == "ModelChanged" and attr == "text" and model_id in sources)
+               or (kind == "ModelChanged" and attr in ("text", "delta") and model_id in sources)
                for m in messages for kind, model_id, attr, _ in m[3])
 
 
@@ -140,9 +141,10 @@ async def _client_loop(conn) -> None:
             if command == "connect":  # open one session per token, one after the other
                 ws_url, tokens = args
                 fresh = []
-                for token in tokens:
+                for token in tokens:  # a token, or (token, more query arguments)
+                    token, query = (token, None) if isinstance(token, str) else token
                     session = WireSession(len(sessions) + len(fresh))
-                    await session.open(ws_url, token)
+                    await session.open(ws_url, token, args=query)
                     fresh.append(session)
                 sessions += fresh
                 conn.send([(s.connect_s, s.pull_bytes, s.pull_models) for s in fresh])
@@ -391,7 +393,10 @@ def run_phase(k: int, args, registry, port: int, clients: Clients, timers: Timer
     rss0 = rss()
     timers.reset()
     t = time.monotonic()
-    connected = clients.call("connect", ws_url, [token for _, token in roles])
+    # --view table: the spectators' pages draw the table in the browser (?view=table)
+    watching = {"view": args.view} if args.view else None
+    connected = clients.call("connect", ws_url, [(token, watching) if role == "spectator" and watching else token
+                                                 for role, token in roles])
     if not wait_for(lambda: len(room.presence) >= k, 120):
         raise RuntimeError(f"only {len(room.presence)} of {k} sessions show as present")
     connect_all = time.monotonic() - t
@@ -402,7 +407,7 @@ def run_phase(k: int, args, registry, port: int, clients: Clients, timers: Timer
     rss1 = rss()
     owners = component_of_models(room)
     gm_page = gm_page_of(room)
-    clients.call("marker", [i for i, c in owners.items() if c == "ScoreChart"], list(owners))
+    clients.call("marker", [i for i, c in owners.items() if c in ("ScoreChart", "TableView")], list(owners))
     quiet = args.quiet if args.quiet is not None else 0.4 + 0.012 * k  # one slow refresh sends nothing
 
     rounds: list[dict] = []
@@ -612,6 +617,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sessions", type=int, nargs="+", default=None, help="the Ks (default 1 10 50)")
     parser.add_argument("--rounds", type=int, default=None, help="rounds per K (default 20)")
+    parser.add_argument("--view", choices=["table"], default=None,
+                        help="the spectators' view: 'table' draws the table in the browser (?view=table)")
     parser.add_argument("--players", type=int, default=5,
                         help="player tabs among the K sessions (default 5; the GM is one more, the rest watch)")
     parser.add_argument("--budget", type=float, default=30.0,

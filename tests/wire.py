@@ -81,10 +81,12 @@ class WireSession:
         self._ws = None
         self._task = None
 
-    async def open(self, ws_url: str, token: str, ready: bool = True, headers: dict | None = None) -> None:
+    async def open(self, ws_url: str, token: str, ready: bool = True, headers: dict | None = None,
+                   args: dict | None = None) -> None:
         """Connect, pull the document and (unless ``ready=False``: see :meth:`say_ready`) say it is drawn.
 
-        ``headers`` go with the websocket's request (e.g. ``X-Real-IP`` to a server behind a proxy).
+        ``headers`` go with the websocket's request (e.g. ``X-Real-IP`` to a server behind a proxy);
+        ``args`` are more of the page address's query arguments (e.g. ``{"view": "table"}``).
         """
         from urllib.parse import urlencode
 
@@ -94,7 +96,7 @@ class WireSession:
 
         start = time.monotonic()
         session_id = generate_session_id()
-        request = HTTPRequest(f"{ws_url}?{urlencode({'token': token})}", headers=headers)
+        request = HTTPRequest(f"{ws_url}?{urlencode({'token': token, **(args or {})})}", headers=headers)
         self._ws = await websocket_connect(request, subprotocols=["bokeh", generate_jwt_token(session_id)],
                                            max_message_size=64 * 1024 * 1024)
         ack = await self._read()

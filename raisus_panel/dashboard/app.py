@@ -63,7 +63,11 @@ def page_for(registry: RoomRegistry, token: str):
                 return holder
         session = registry.open_session(token)
         # the stream view is a spectator's (a GM or player page keeps its controls)
-        return RoomPage(session, stream=role is Role.SPECTATOR and query_param("view") == "stream")
+        # ?view=table (and table-stream): a spectator's table drawn in the browser (ui/table_view.py)
+        view = query_param("view")
+        watcher = role is Role.SPECTATOR
+        return RoomPage(session, stream=watcher and view in ("stream", "table-stream"),
+                        table_view=watcher and view in ("table", "table-stream"))
     except RuleError as exc:  # heading and reason in one language: the page's (?lang=) or the server's
         lang = query_param("lang") if query_param("lang") in i18n.LANGUAGES else i18n.settings.lang
         return pn.pane.Alert(f"**{esc(t('dashboard.refused', lang))}** {esc(i18n.translate(exc, lang))}",

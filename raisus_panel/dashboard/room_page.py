@@ -11,7 +11,7 @@ from raisus_panel.i18n import LANGUAGES
 from raisus_panel.report import report
 from raisus_panel.room import RoomSession
 from raisus_panel.ui import (ActionCheckPanel, Actions, CharacterSheet, ContestTable, ContestView, FairDice,
-                             LiveOdds, PastContests, RoundLog, ScoreChart)
+                             LiveOdds, PastContests, RoundLog, ScoreChart, TableView)
 from raisus_panel.room.commands import name_key
 from raisus_panel.ui.kit import (HTML, TABS_CSS, ComponentBase, esc, md_esc, once_per_change, schedule_every, served,
                                  set_objects, style, wrap)
@@ -89,6 +89,11 @@ class RoomPage(ComponentBase):
         The stream view (``?view=stream``): the fight alone, large, for a screen an audience watches
         (a streamed game): the contest with its dice, the score chart and the odds, no tabs and no
         buttons. Its language and theme come from the address (``?lang=``, ``?theme=``).""")
+
+    table_view = param.Boolean(default=False, constant=True, doc="""
+        A spectator's table drawn in the browser (``?view=table``, ``?view=table-stream`` for the stream
+        view): one :class:`~raisus_panel.ui.TableView` instead of the contest in words and the score
+        chart, sent only what changed after each command. The odds stay as they are.""")
 
     def __init__(self, session: RoomSession, **params):
         params.setdefault("actions", Actions(session))
@@ -170,7 +175,15 @@ class RoomPage(ComponentBase):
         self._tab_children[tab] = []
         box = self._tab_boxes[tab]
         watcher = self.session.actor.role.value == "spectator"
-        if tab == "table":
+        if tab == "table" and watcher and self.table_view:
+            # the contest and its score chart drawn in the browser from deltas; the odds as a picture
+            self._table = self._component(tab, TableView)
+            self._odds = self._component(tab, LiveOdds, picture=True)
+            # as wide as half a desktop page, as beside the score chart on the other watching page
+            odds = pn.Column(self._odds, styles={**_HALF, "max-width": "720px"}, sizing_mode="stretch_width")
+            box.objects = [self._table, pn.FlexBox(odds,
+                                                   flex_wrap="wrap", sizing_mode="stretch_width")]
+        elif tab == "table":
             self._table = self._component(tab, ContestView if watcher else ContestTable)
             # a watcher's charts are pictures shared by every watching page (no chart models per page)
             self._chart = self._component(tab, ScoreChart, picture=watcher)

@@ -15,7 +15,8 @@ __all__ = ["OPEN_STREAM", "STREAM_CSS", "stream_button"]
 #: Run in the browser when the button is pressed: this page's address with ``view=stream``, in a new tab.
 OPEN_STREAM = """
 const url = new URL(window.location.href);
-url.searchParams.set("view", "stream");
+// a page drawing the table in the browser (?view=table) opens its stream view the same way
+url.searchParams.set("view", url.searchParams.get("view") === "table" ? "table-stream" : "stream");
 window.open(url.href, "_blank", "noopener");
 """
 

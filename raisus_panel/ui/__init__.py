@@ -33,12 +33,13 @@ from .live_odds import Chances, LiveOdds, contest_chances
 from .past_contests import PastContests
 from .round_log import RoundLog
 from .score_chart import ScoreChart
+from .table_view import TableView
 from .team_builder import TeamBuilder
 from .what_now import WhatNow
 
 __all__ = [
     "ActionCheckPanel", "Actions", "CJK_FONT", "Chances", "CharacterSheet", "ContestTable",
-    "ContestView", "FairDice", "LiveOdds", "PastContests", "RoundLog", "ScoreChart", "TeamBuilder",
+    "ContestView", "FairDice", "LiveOdds", "PastContests", "RoundLog", "ScoreChart", "TableView", "TeamBuilder",
     "WhatNow",
     "apply_fonts", "contest_chances", "side_color", "unit_colors",
 ]

@@ -1,0 +1,83 @@
+"""What changed between two state documents of a room, as a small delta a page applies in order.
+
+A state document is a flat JSON-ready mapping whose ``seq`` is the room's sequence number. A delta
+says which keys were set anew, which went away and which lists only grew (``append``: the new items
+only, e.g. the score chart's new points), stamped with the ``seq`` it leads to and the ``base`` seq it
+applies to. A page applies a delta only while it holds ``base``; otherwise it asks for the whole
+document again, so it can never drift from the room.
+
+Pure Python, no Panel: the browser's ``table_view.js`` applies deltas by the same rules as
+:func:`apply_delta`.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+__all__ = ["StaleDelta", "apply_delta", "make_delta"]
+
+
+class StaleDelta(ValueError):
+    """A delta given to a document that does not hold its ``base`` seq: ask for the whole document."""
+
+
+def make_delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """The delta that turns ``old`` into ``new`` (both documents with a ``seq``).
+
+    See :func:`_changes` for what it holds besides ``seq`` and ``base``.
+    """
+    return {"seq": new["seq"], "base": old["seq"],
+            **_changes({k: v for k, v in old.items() if k != "seq"}, {k: v for k, v in new.items() if k != "seq"})}
+
+
+def _changes(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """What changed from mapping ``old`` to ``new``: ``set`` (values sent whole), ``patch`` (a mapping in
+    both, as its own changes: a unit whose dice changed sends its dice only), ``append`` (a list that
+    starts with all its old items, as its new items only: the chart's new points) and ``drop`` (keys
+    ``new`` lacks)."""
+    out: dict[str, Any] = {}
+    sets, patches, appends = {}, {}, {}
+    for key, value in new.items():
+        before = old.get(key, _MISSING)
+        if before == value:
+            continue
+        if isinstance(value, dict) and isinstance(before, dict) and value and before:
+            patches[key] = _changes(before, value)
+        elif (isinstance(value, list) and isinstance(before, list) and 0 < len(before) < len(value)
+                and value[:len(before)] == before):
+            appends[key] = value[len(before):]
+        else:
+            sets[key] = value
+    drop = sorted(k for k in old if k not in new)
+    for name, part in (("set", sets), ("patch", patches), ("append", appends), ("drop", drop)):
+        if part:
+            out[name] = part
+    return out
+
+
+def apply_delta(doc: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
+    """The document ``delta`` leads ``doc`` to (a new mapping; ``doc`` is not changed).
+
+    Raises :class:`StaleDelta` when ``doc`` does not hold the delta's ``base`` seq.
+    """
+    if doc.get("seq") != delta["base"]:
+        raise StaleDelta(f"This page holds seq {doc.get('seq')} but the change applies to seq {delta['base']}: "
+                         "ask for the whole document.")
+    out = _applied(doc, delta)
+    out["seq"] = delta["seq"]
+    return out
+
+
+def _applied(doc: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in doc.items() if k not in changes.get("drop", ())}
+    for key, value in changes.get("set", {}).items():
+        out[key] = copy.deepcopy(value)
+    for key, part in changes.get("patch", {}).items():
+        out[key] = _applied(out[key], part)
+    for key, items in changes.get("append", {}).items():
+        out[key] = [*out[key], *copy.deepcopy(items)]
+    return out
+
+
+_MISSING = object()

@@ -1,0 +1,274 @@
+// The watching table, drawn in the browser from the room's state document (ui/_table_doc.py).
+//
+// The server sends the whole document once (`doc`) and then, after each room change, only what
+// changed (`delta`, see room/deltas.py), stamped with the seq it leads to and the seq it applies to
+// (`base`). A delta is applied only while this page holds `base`; otherwise the page asks the server
+// for the whole document again (a message), so it can never drift from the room.
+// Everything the server sends is plain text: it goes into `textContent`, never into `innerHTML`.
+
+const SVG = "http://www.w3.org/2000/svg";
+
+// Same rules as room/deltas.py `_applied`: set, patch (nested), append, drop.
+function applied(doc, changes) {
+  const out = { ...doc };
+  for (const key of changes.drop || []) delete out[key];
+  for (const [key, value] of Object.entries(changes.set || {})) out[key] = structuredClone(value);
+  for (const [key, part] of Object.entries(changes.patch || {})) out[key] = applied(out[key], part);
+  for (const [key, items] of Object.entries(changes.append || {})) out[key] = [...out[key], ...structuredClone(items)];
+  return out;
+}
+
+function h(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+function s(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
+  return node;
+}
+
+// Dice as dice: one box per die left, a hollow one per die lost. `leaving` lost dice were lost in
+// this update: they get the short "leave" animation (none under prefers-reduced-motion, see the CSS).
+function diceRow(dice, words, leaving) {
+  const row = h("div", "dice");
+  if (!dice) return row;
+  if (words) row.setAttribute("aria-label", words);
+  row.setAttribute("role", "img");
+  for (let i = 0; i < dice.left; i++) row.append(h("span", "pip"));
+  for (let i = 0; i < dice.lost; i++) {
+    row.append(h("span", i >= dice.lost - leaving ? "pip lost leaving" : "pip lost"));
+  }
+  return row;
+}
+
+function token(entry, big) {
+  const t = h("span", big ? "token big" : "token", entry.initials);
+  t.style.background = entry.color;
+  t.style.color = entry.ink;
+  t.setAttribute("aria-hidden", "true");
+  return t;
+}
+
+function unitCard(uid, unit, before, labels) {
+  const card = h("article", "unit");
+  card.dataset.uid = uid;
+  card.style.setProperty("--unit", unit.color);
+  if (unit.out) card.classList.add("out");
+  if (unit.fallen) card.classList.add("fallen");
+  if (unit.fallen && before && !before.fallen) card.classList.add("falling");
+  const head = h("div", "head");
+  const who = h("div", "who");
+  who.append(h("b", "name", unit.name));
+  who.append(h("small", "kind", `${unit.kind} · ${unit.status}`));
+  head.append(token(unit, true), who);
+  if (unit.out) head.append(h("span", "badge", labels["contest.out"]));
+  card.append(head);
+  if (unit.team) {
+    card.classList.add("team");
+    const list = h("ul", "members");
+    const keys = Object.keys(unit.members).sort((a, b) => a - b);
+    for (const key of keys) {
+      const m = unit.members[key];
+      const old = before && before.members ? before.members[key] : null;
+      const item = h("li", m.down ? "member down" : "member");
+      if (m.leader) item.classList.add("leader");
+      item.append(token(m, false), h("span", "line", m.line));
+      item.append(diceRow(m.dice, m.line, old ? Math.max(0, m.dice.lost - old.dice.lost) : 0));
+      list.append(item);
+    }
+    card.append(list);
+  } else if (unit.cliche) {
+    card.append(h("div", "cliche", `${labels["contest.cliche"]}: ${unit.cliche}`));
+    const lost = before && before.dice && unit.dice ? Math.max(0, unit.dice.lost - before.dice.lost) : 0;
+    card.append(diceRow(unit.dice, unit.dice_words, lost));
+    if (unit.dice_words) card.append(h("div", "small", unit.dice_words));
+  }
+  if (unit.pool) card.append(h("div", "small pool", unit.pool));
+  for (const note of unit.notes || []) card.append(h("div", "note", note));
+  return card;
+}
+
+// The last roll: a row per side, a column per attempt (a tie marked in words), dice as dice.
+function lastRoll(roll, fresh, labels) {
+  const box = h("section", "roll");
+  box.append(h("h3", "", labels["roll.title"]));
+  const table = h("table", "attempts");
+  if (roll.attempts.length > 1) {
+    const tr = h("tr");
+    tr.append(h("td"));
+    for (const a of roll.attempts) {
+      const th = h("th", "", a.label);
+      if (a.tie) th.append(" ", h("span", "tie", labels["roll.tie"]));
+      tr.append(th);
+    }
+    table.append(tr);
+  }
+  roll.names.forEach((name, side) => {
+    const tr = h("tr", side === roll.winner ? "won" : "");
+    const th = h("th", "", name);
+    th.style.setProperty("--unit", roll.colors[side]);
+    th.setAttribute("scope", "row");
+    tr.append(th);
+    for (const a of roll.attempts) {
+      const td = h("td");
+      for (const f of a.sides[side].faces) td.append(h("span", (f === 6 ? "die six" : "die") + (fresh ? " rolling" : ""), f));
+      td.append(h("span", "total", `= ${a.sides[side].total}`));
+      tr.append(td);
+    }
+    table.append(tr);
+  });
+  box.append(table, h("p", "verdict", roll.verdict));
+  for (const hit of roll.hits) box.append(h("p", "hit", hit));
+  return box;
+}
+
+// How far each line is drawn from its score, in dice: ui/_charts.series_offsets (4.5 px apart,
+// within 0.4 dice), so that lines at one score all stay visible.
+function offsets(n, top, plotPx) {
+  if (n < 2) return Array(n).fill(0);
+  const perDie = plotPx / (Math.max(top, 1) + 0.8);
+  const gap = Math.min(4.5 / perDie, 0.4 / (n - 1));
+  return Array.from({ length: n }, (_, i) => (i - (n - 1) / 2) * gap);
+}
+
+// The cliché-score chart: a line per series over the rounds, one new point per round.
+function chart(doc, labels) {
+  // a narrower picture on a phone, so that its words stay 12 px when it is shrunk to the screen
+  const W = window.innerWidth < 600 ? 380 : 600, H = 180, L = 30, R = 14, T = 10, B = 36;
+  const box = h("figure", "chart");
+  const points = doc.points || [], series = doc.series || [];
+  const maxX = Math.max(1, ...points.map(p => p.x));
+  const top = Math.max(1, ...points.flatMap(p => p.s.filter(v => v !== null)));
+  const x = v => L + (W - L - R) * v / maxX;
+  const y = v => T + (H - T - B) * (1 - (v + 0.4) / (top + 0.8));
+  const last = points[points.length - 1];
+  const summary = last ? series.map((ser, i) => `${ser.label} ${last.s[i] ?? "-"}`).join(", ") : "";
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `${labels["table.chart"]}. ${summary}` });
+  const stepY = top > 10 ? 5 : top > 5 ? 2 : 1;
+  for (let v = 0; v <= top; v += stepY) {
+    svg.append(s("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }));
+    const lab = s("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" });
+    lab.textContent = String(v);
+    svg.append(lab);
+  }
+  const stepX = maxX > 20 ? 5 : maxX > 10 ? 2 : 1;
+  for (let r = 0; r <= maxX; r += stepX) {
+    const lab = s("text", { x: x(r), y: H - 20, "text-anchor": "middle", class: "tick" });
+    lab.textContent = String(r);
+    svg.append(lab);
+  }
+  const axis = s("text", { x: (L + W - R) / 2, y: H - 3, "text-anchor": "middle", class: "tick" });
+  axis.textContent = labels["chart.round"];
+  svg.append(axis);
+  const dodge = offsets(series.length, top, H - T - B);
+  series.forEach((ser, i) => {
+    const pts = points.filter(p => p.s[i] !== undefined && p.s[i] !== null).map(p => [x(p.x), y(p.s[i] + dodge[i])]);
+    if (!pts.length) return;
+    // a step line: a score holds until the point where it changed
+    let d = `M${pts[0][0]},${pts[0][1]}`;
+    for (const [px, py] of pts.slice(1)) d += `H${px}V${py}`;
+    svg.append(s("path", { d, fill: "none", stroke: ser.color, "stroke-width": 2.5,
+      "stroke-dasharray": ser.dash ? "6,4" : "none" }));
+    for (const [px, py] of pts) {
+      svg.append(s("circle", { cx: px, cy: py, r: 3.5, stroke: ser.color, "stroke-width": 1.5,
+        fill: ser.hollow ? "var(--panel-background-color, #fff)" : ser.color }));
+    }
+  });
+  box.append(svg);
+  const key = h("ul", "key");
+  key.setAttribute("aria-label", labels["table.chart_key"]);
+  series.forEach((ser, i) => {
+    const item = h("li");
+    const sw = s("svg", { width: 24, height: 10, "aria-hidden": "true" });
+    sw.append(s("line", { x1: 0, x2: 24, y1: 5, y2: 5, stroke: ser.color, "stroke-width": 3,
+      "stroke-dasharray": ser.dash ? "5,3" : "none" }));
+    item.append(sw, h("span", "", last && last.s[i] !== undefined ? `${ser.label} ${last.s[i]}` : ser.label));
+    key.append(item);
+  });
+  box.append(key);
+  const cap = h("figcaption", "", labels["table.chart"]);
+  box.prepend(cap);
+  return box;
+}
+
+function draw(root, doc, before, labels) {
+  // the dice roll only when a new roll arrives, not when a page first draws (or redraws) the table
+  const fresh = !!(doc.roll && before && JSON.stringify(before.roll) !== JSON.stringify(doc.roll));
+  root.replaceChildren();
+  root.dataset.seq = doc.seq;
+  const now = h("div", doc.mine ? "now mine" : "now");
+  now.setAttribute("role", "status");
+  now.append(h("span", "label", `${labels["what_now.label"]}: `), h("span", "", doc.now));
+  if (!doc.contest) {
+    root.append(now, h("p", "none", labels["odds.no_contest"]));
+    return;
+  }
+  const head = h("header", "top");
+  head.append(h("h2", "", doc.name), h("div", "status", doc.status));
+  root.append(head, now);
+  const table = h("div", "sides");
+  doc.sides.forEach((uids, side) => {
+    const col = h("section", `side side${side}`);
+    col.setAttribute("aria-label", labels[`side.${side}`]);
+    col.append(h("h3", "", labels[`side.${side}`]));
+    for (const uid of uids) {
+      col.append(unitCard(uid, doc[`u:${uid}`], before ? before[`u:${uid}`] : null, labels));
+    }
+    table.append(col);
+    if (side === 0) {
+      const mid = h("div", "middle");
+      mid.setAttribute("aria-hidden", "true");
+      mid.append(h("span", "vs", labels["table.vs"]), h("span", "round", doc.round));
+      table.append(mid);
+    }
+  });
+  root.append(table);
+  if (doc.roll) root.append(lastRoll(doc.roll, fresh, labels));
+  if (doc.result) {
+    const res = h("section", "result");
+    res.append(h("h3", "", doc.result));
+    if (doc.outcome) res.append(h("p", "", doc.outcome));
+    for (const f of doc.fates) res.append(h("p", "fate", `${f.name}: ${f.text}`));
+    root.append(res);
+  }
+  root.append(chart(doc, labels));
+}
+
+export function render({ model, el }) {
+  const root = h("div", "raisus-table-view");
+  let held = null;     // the document this page shows
+  let before = null;   // the one it showed before (what changed animates)
+
+  const show = () => { draw(root, held, before, model.labels); };
+  const latest = () => (model.delta ? JSON.parse(model.delta) : null);  // sent as JSON text (fewer bytes)
+  const take = (delta) => {
+    // one this page has already (the whole document came after it): nothing to do
+    if (!delta || delta.seq === undefined || !held || delta.seq < held.seq || delta.seq === held.seq && delta.base !== held.seq) return;
+    // Tests set globalThis.raisusTableDrop = n to lose the next n deltas, as a lost message would.
+    if (globalThis.raisusTableDrop > 0) { globalThis.raisusTableDrop -= 1; return; }
+    if (delta.base !== held.seq) {  // a change never arrived here: ask for the whole state
+      root.dataset.asked = String((Number(root.dataset.asked) || 0) + 1);
+      model.send_msg({ whole: held.seq });
+      return;
+    }
+    before = held;
+    held = applied(held, delta);
+    held.seq = delta.seq;
+    show();
+  };
+  const whole = () => {
+    before = held;
+    held = structuredClone(model.doc);
+    show();
+    take(latest());  // a delta may already lead on from it
+  };
+  model.on("doc", whole);
+  model.on("delta", () => take(latest()));
+  model.on("labels", show);
+  whole();
+  return root;
+}

@@ -1,0 +1,160 @@
+"""The watching table's state document and its deltas (issue 24): a page led by deltas holds exactly the
+room's document after every change, a delta is small, and a gap is refused (the page asks for the whole)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from raisus_panel.room import Actor, Room, RoomSession
+from raisus_panel.room.deltas import StaleDelta, apply_delta, make_delta
+from raisus_panel.rules import RuleError, SeededDice
+from raisus_panel.ui import Actions
+from raisus_panel.ui._table_doc import LABEL_KEYS, ink, initials, labels, table_document
+from raisus_panel.ui.table_view import TableView
+
+
+def siege(seed: int = 7):
+    """A local room: Sir Knight, Viking and Squire as a team against the Ogre; a spectator watching."""
+    gm = Room.local("Tavern", dice=SeededDice(seed))
+    room = gm.room
+
+    def character(name, rating):
+        gm.act("save_character", data={"name": name, "owner": "", "cliches": [{"name": name, "rating": rating}]})
+        return room.characters[-1].uid
+
+    k, v, s, o = character("Sir Knight", 4), character("Viking", 2), character("Squire", 1), character("Ogre", 9)
+    gm.act("start_contest", name="Siege", side_b=[o],
+           teams=[{"side": 0, "members": [[k, "Sir Knight", True], [v, "Viking", True], [s, "Squire", True]]}])
+    return gm, Actions(RoomSession(room, Actor.spectator()))
+
+
+def test_the_document_shows_both_sides_as_token_cards_with_dice_and_the_chart():
+    gm, spectator = siege()
+    doc = table_document(spectator, "en")
+    assert doc["name"] == "Siege" and doc["round"] == 0 and doc["roll"] is None
+    team, ogre = (doc[f"u:{side[0]}"] for side in doc["sides"])
+    assert team["team"] and team["leader"] == "Sir Knight"
+    assert [m["name"] for m in team["members"].values()] == ["Sir Knight", "Viking", "Squire"]
+    assert team["members"]["0"]["leader"] and team["members"]["0"]["dice"] == {"left": 4, "lost": 0}
+    assert ogre["initials"] == "O" and ogre["cliche"] == "Ogre (9)" and ogre["dice"] == {"left": 9, "lost": 0}
+    assert [s["label"] for s in doc["series"]] == ["Sir Knight", "Viking", "Squire", "Ogre"]
+    assert doc["points"] == [{"x": 0.0, "s": [4, 2, 1, 9]}]
+    assert doc["now"] == "Round 1: waiting for the GM."
+    gm.act("roll_round")
+    doc = table_document(spectator, "en")
+    assert doc["roll"]["round"] == 1 and doc["roll"]["verdict"].startswith("Round 1:")
+    assert len(doc["points"]) == 2
+    json.dumps(doc)  # JSON-ready
+
+
+def test_korean_document_and_labels_come_from_the_catalog():
+    _, spectator = siege()
+    doc = table_document(spectator, "ko")
+    assert doc["now"] == "1라운드: GM을 기다립니다." or "1" in doc["now"]
+    assert labels("ko")["table.chart"] == "라운드별 클리셰 주사위"
+    assert set(labels("en")) == set(LABEL_KEYS)
+    assert all(labels("ko")[k] != k for k in LABEL_KEYS)  # every key is in the catalog
+
+
+def test_initials_and_ink():
+    assert initials("Sir Ann") == "SA" and initials("기사 아린") == "기아" and initials("") == "?"
+    assert ink("#E69F00") == "#000000" and ink("#332288") == "#ffffff"
+
+
+def test_a_delta_sends_only_what_changed_and_appends_one_chart_point():
+    gm, spectator = siege()
+    docs = [table_document(spectator, "en")]
+    for _ in range(3):
+        gm.act("roll_round")
+        docs.append(table_document(spectator, "en"))
+    delta = make_delta(docs[2], docs[3])
+    assert delta["base"] == docs[2]["seq"] and delta["seq"] == docs[3]["seq"]
+    assert delta["append"]["points"] == docs[3]["points"][-1:]
+    ogre = f"u:{docs[3]['sides'][1][0]}"
+    assert ogre not in delta.get("set", {})  # a unit is sent only with what changed of it
+    assert len(json.dumps(delta)) < 1024 < len(json.dumps(docs[3]))
+
+
+def test_a_delta_on_another_seq_is_refused():
+    gm, spectator = siege()
+    a = table_document(spectator, "en")
+    gm.act("roll_round")
+    b = table_document(spectator, "en")
+    gm.act("roll_round")
+    c = table_document(spectator, "en")
+    with pytest.raises(StaleDelta, match="whole document"):
+        apply_delta(a, make_delta(b, c))
+    assert apply_delta(apply_delta(a, make_delta(a, b)), make_delta(b, c)) == c
+
+
+COMMANDS = st.lists(st.sampled_from(["roll_round", "roll_round", "roll_round", "undo", "open_round"]),
+                    min_size=1, max_size=25)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), commands=COMMANDS)
+def test_deltas_over_a_played_contest_lead_to_each_next_document(seed, commands):
+    """apply(delta(doc, next), doc) == next, after every command of a contest played at random."""
+    gm, spectator = siege(seed)
+    doc = table_document(spectator, "en")
+    for command in commands:
+        try:
+            gm.act(command, **({"open": True} if command == "open_round" else {}))
+        except RuleError:
+            continue
+        new = table_document(spectator, "en")
+        assert apply_delta(doc, make_delta(doc, new)) == new
+        doc = new
+    assert doc == table_document(spectator, "en")
+
+
+def test_the_view_leads_its_model_by_deltas_and_sends_the_whole_after_a_gap():
+    gm, spectator = siege()
+    view = TableView(actions=spectator, lang="en")
+    held = dict(view._model.doc)
+    for _ in range(4):
+        gm.act("roll_round")
+        held = apply_delta(held, json.loads(view._model.delta))
+    assert held == view.document and held["seq"] == gm.room.seq
+    view._on_msg({"whole": held["seq"] - 2})  # the page saw a gap
+    assert view._model.doc == view.document and view.wholes == 1
+    view.lang = "ko"  # a new language: the whole document in it
+    assert view._model.doc["now"] == table_document(spectator, "ko")["now"]
+    view.dispose()
+
+
+def test_a_spectator_page_with_view_table_draws_the_table_view_and_keeps_the_odds():
+    from raisus_panel.dashboard import RoomPage
+    from raisus_panel.ui import ContestView, LiveOdds, ScoreChart
+
+    gm, _ = siege()
+    page = RoomPage(RoomSession(gm.room, Actor.spectator()), lang="en", table_view=True)
+    kinds = {type(c) for c in page._children}
+    assert TableView in kinds and LiveOdds in kinds
+    assert not kinds & {ContestView, ScoreChart}  # the table view draws the contest and its score chart
+    view = next(c for c in page._children if isinstance(c, TableView))
+    gm.act("roll_round")
+    assert json.loads(view._model.delta)["seq"] == gm.room.seq
+    player_page = RoomPage(gm, lang="en", table_view=True)  # only a watcher's page: the GM keeps the controls
+    assert TableView not in {type(c) for c in player_page._children}
+    for p in (page, player_page):
+        p.dispose()
+
+
+def test_a_tie_shows_both_attempts():
+    from raisus_panel.rules import ScriptedDice
+
+    gm = Room.local("Tavern", dice=ScriptedDice([[3], [3], [5], [2]]))
+    for name in ("Ann", "Bob"):
+        gm.act("save_character", data={"name": name, "owner": "", "cliches": [{"name": name, "rating": 1}]})
+    a, b = (c.uid for c in gm.room.characters)
+    gm.act("start_contest", name="Duel", side_a=[a], side_b=[b])
+    spectator = Actions(RoomSession(gm.room, Actor.spectator()))
+    gm.act("roll_round")
+    roll = table_document(spectator, "en")["roll"]
+    assert [x["tie"] for x in roll["attempts"]] == [True, False]
+    assert [[s["faces"] for s in x["sides"]] for x in roll["attempts"]] == [[[3], [3]], [[5], [2]]]
+    assert roll["winner"] == 0 and roll["verdict"] == "Round 1: Ann wins"
