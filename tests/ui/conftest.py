@@ -10,6 +10,8 @@ from raisus_panel import i18n
 from raisus_panel.rules import Character, CharacterTeam, Contest, GruntMob, ScriptedDice
 from raisus_panel.ui import Actions
 
+from .drivers import click, confirm  # noqa: F401 - the tests' one way to press and to answer Yes
+
 from ..rules.keyed_errors import english_catalog_agrees  # noqa: F401 - autouse: refusals read the same in en.json
 
 
@@ -88,14 +90,3 @@ def room_for_two(rolls=(), *, committed: bool = False):
 
 def rats():
     return GruntMob("700 Skeletal Rats", rating=7)
-
-
-def click(button):
-    """Press a Panel button the way a browser does."""
-    button.clicks += 1
-
-
-def confirm(step):
-    """Answer Yes to an open "Are you sure?" step (``ui/_confirm.py``), as a browser click does."""
-    assert step.opened, "the question was not asked"
-    click(step._yes)
