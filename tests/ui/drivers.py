@@ -27,6 +27,9 @@ ROLES = {
     "choices": (pn.widgets.CheckBoxGroup,),
     "text": (pn.widgets.TextInput, pn.widgets.TextAreaInput),
     "number": (pn.widgets.IntInput, pn.widgets.FloatInput),
+    "toggle": (pn.widgets.RadioButtonGroup,),  # a row of buttons, one pressed: its options are its labels
+    "download": (pn.widgets.FileDownload,),
+    "file": (pn.widgets.FileInput,),
 }
 
 
@@ -38,6 +41,13 @@ def _role(obj) -> str | None:
     if type(obj).__name__ == "LabelledCheckbox":
         return "checkbox"
     return None
+
+
+def _label(obj) -> str:
+    """The label a control shows (a download button's is its ``label``, not its ``name``)."""
+    if isinstance(obj, pn.widgets.FileDownload):
+        return obj.label or ""
+    return getattr(obj, "name", "") or ""
 
 
 def _plain(markup) -> str:
@@ -69,7 +79,7 @@ def shown_text(obj) -> str:
     if isinstance(obj, pn.pane.Alert) or isinstance(obj, (pn.pane.HTML, pn.pane.Markdown)):
         return _plain(obj.object)
     if isinstance(obj, pn.widgets.Widget) or _role(obj):
-        return getattr(obj, "name", "") or ""
+        return _label(obj)
     return ""
 
 
@@ -144,8 +154,8 @@ class Screen:
         found = [o for o in self.objects(hidden=hidden) if _role(o) and (role is None or _role(o) == role)]
         if label is None:
             return found
-        exact = [o for o in found if (o.name or "") == label]
-        return exact or [o for o in found if label in (o.name or "")]
+        exact = [o for o in found if _label(o) == label]
+        return exact or [o for o in found if label in _label(o)]
 
     def control(self, role: str, label: str, *, hidden: bool = False):
         """The one control shown of ``role`` labelled ``label``; fails naming what is shown instead.
@@ -154,7 +164,7 @@ class Screen:
         hidden part: a test that checks it is up to date before it shows)."""
         found = self.controls(role, label, hidden=hidden)
         if len(found) != 1:
-            shown = [o.name for o in self.controls(role)]
+            shown = [_label(o) for o in self.controls(role)]
             raise AssertionError(f"{len(found)} {role}(s) labelled {label!r} shown; the {role}s shown: {shown}")
         return found[0]
 
@@ -219,14 +229,21 @@ class Screen:
         rooms refuse it all the same, which is what tests pressing one anyway check)."""
         click(self.button(label))
 
-    def choose(self, label: str, option: str) -> None:
-        """Pick ``option`` (its shown text) in the select labelled ``label``."""
-        select = self.select(label)
+    def choose(self, label: str, option: str, role: str = "select") -> None:
+        """Pick ``option`` (its shown text) in the select (or toggle) labelled ``label``."""
+        select = self.control(role, label)
         options = select.options
         shown = [str(o) for o in options]
         picked = [o for o in shown if o == option] or [o for o in shown if option in o]
         assert len(picked) == 1, f"{option!r} is not one option of {label!r}: {shown}"
         select.value = options[picked[0]] if isinstance(options, dict) else picked[0]
+
+    def pick(self, option: str, role: str = "toggle") -> None:
+        """Press ``option`` in the one toggle (row of buttons) that offers it: such a row shows no name."""
+        found = [o for o in self.controls(role) if option in [str(k) for k in o.options]]
+        assert len(found) == 1, f"{len(found)} {role}s offer {option!r}"
+        options = found[0].options
+        found[0].value = options[option] if isinstance(options, dict) else option
 
     def options(self, label: str, role: str = "select") -> list[str]:
         """The options shown in the select (or choices) labelled ``label``."""
