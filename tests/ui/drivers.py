@@ -238,12 +238,31 @@ class Screen:
         assert len(picked) == 1, f"{option!r} is not one option of {label!r}: {shown}"
         select.value = options[picked[0]] if isinstance(options, dict) else picked[0]
 
-    def pick(self, option: str, role: str = "toggle") -> None:
-        """Press ``option`` in the one toggle (row of buttons) that offers it: such a row shows no name."""
-        found = [o for o in self.controls(role) if option in [str(k) for k in o.options]]
+    def toggle(self, option: str, role: str = "toggle"):
+        """The one toggle (a row of buttons, which shows no name) offering ``option``, and that option's
+        full text (``option`` itself, else the one option containing it)."""
+        found = []
+        for widget in self.controls(role):
+            shown = [str(k) for k in widget.options]
+            texts = [o for o in shown if o == option] or [o for o in shown if option in o]
+            if len(texts) == 1:
+                found.append((widget, texts[0]))
         assert len(found) == 1, f"{len(found)} {role}s offer {option!r}"
-        options = found[0].options
-        found[0].value = options[option] if isinstance(options, dict) else option
+        return found[0]
+
+    def pick(self, option: str, role: str = "toggle") -> None:
+        """Press ``option`` in the toggle that offers it."""
+        widget, text = self.toggle(option, role)
+        options = widget.options
+        widget.value = options[text] if isinstance(options, dict) else text
+
+    def picked(self, option: str, role: str = "toggle") -> str:
+        """The text of the button pressed in the toggle that offers ``option``."""
+        widget, _ = self.toggle(option, role)
+        options = widget.options
+        if isinstance(options, dict):
+            return next(str(k) for k, v in options.items() if v == widget.value)
+        return str(widget.value)
 
     def options(self, label: str, role: str = "select") -> list[str]:
         """The options shown in the select (or choices) labelled ``label``."""
