@@ -321,6 +321,21 @@ class Screen:
         assert best is not None, f"nothing shown holds {words!r} and a control"
         return best
 
+    @property
+    def what_now(self) -> str | None:
+        """The "what now" line shown at the top of a table or view (``raisus-what-now``), or None."""
+        for obj in self.objects():
+            if isinstance(obj, pn.pane.HTML) and "raisus-what-now" in str(obj.object or ""):
+                return _plain(obj.object)
+        return None
+
+    def what_now_html(self) -> str | None:
+        """The markup of the "what now" line (its mark, ▶ or ▷, and whether it is the person's own turn)."""
+        for obj in self.objects():
+            if isinstance(obj, pn.pane.HTML) and "raisus-what-now" in str(obj.object or ""):
+                return str(obj.object)
+        return None
+
     # -- "are you sure?" --------------------------------------------------------------------------
     def _confirm_box(self):
         boxes = [o for o in self.objects() if "raisus-confirm" in (getattr(o, "css_classes", None) or [])]
@@ -345,6 +360,12 @@ class Screen:
         assert box is not None, "the question was not asked"
         no = [o for o in walk(box) if "raisus-confirm-cancel" in (getattr(o, "css_classes", None) or [])]
         click(no[0])
+
+
+def roll_button(screen: Screen):
+    """A contest table's roll button, whichever way it reads ("Roll round n", or "No volunteer: roll
+    round n" while a lost team's members may volunteer); None when it is not shown."""
+    return screen.keyed("button", "contest.roll", "contest.roll_no_volunteer")
 
 
 def confirm(step) -> None:

@@ -10,12 +10,7 @@ from raisus_panel.ui import Actions, ContestTable
 from raisus_panel.ui._contest_text import dice_html
 
 from .conftest import click, duel, free_trio_vs_ogre, rats, team_vs_ogre
-from .drivers import Screen
-
-
-def roll(s: Screen):
-    """The roll button, whichever way it reads ("Roll round n", or "No volunteer: roll round n"); None when not shown."""
-    return s.keyed("button", "contest.roll", "contest.roll_no_volunteer")
+from .drivers import Screen, roll_button as roll
 
 
 def test_roll_round_button_plays_a_round():
