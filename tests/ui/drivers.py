@@ -291,8 +291,21 @@ class Screen:
         group.value = [*rest, value] if on else rest
 
     def type(self, label: str, text: str) -> None:
-        """Type ``text`` into the text box labelled ``label``."""
-        self.textbox(label).value = text
+        """Type ``text`` into the text box labelled ``label``, then leave it (as a click elsewhere does):
+        a browser sends what is typed as ``value_input`` while typing, and as ``value`` on leaving."""
+        box = self.textbox(label)
+        if "value_input" in box.param:
+            box.value_input = text
+        box.value = text
+
+    @property
+    def title(self) -> str | None:
+        """The title of the first card (``pn.Card``) shown: what its header says."""
+        return next((o.title for o in self.objects() if isinstance(o, pn.Card)), None)
+
+    def first(self, cls):
+        """The first object of ``cls`` in the view, shown or not (a part with no look of its own, say)."""
+        return next((o for o in self.objects(hidden=True) if isinstance(o, cls)), None)
 
     # -- parts of the page ------------------------------------------------------------------------
     def cards(self) -> list[Screen]:
