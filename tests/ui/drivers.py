@@ -360,6 +360,16 @@ class Screen:
         box = self._confirm_box()
         return None if box is None else Screen(box, self.lang).texts()[0]
 
+    @property
+    def answers(self) -> tuple[str, str] | None:
+        """The labels of the shown question's Yes and Cancel buttons, or None."""
+        box = self._confirm_box()
+        if box is None:
+            return None
+        names = {c: [o.name for o in walk(box) if c in (getattr(o, "css_classes", None) or [])]
+                 for c in ("raisus-confirm-yes", "raisus-confirm-cancel")}
+        return names["raisus-confirm-yes"][0], names["raisus-confirm-cancel"][0]
+
     def confirm(self) -> None:
         """Answer Yes to the question shown."""
         box = self._confirm_box()
