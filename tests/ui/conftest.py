@@ -88,5 +88,21 @@ def room_for_two(rolls=(), *, committed: bool = False):
     return gm, ann, olaf, spy
 
 
+def brawl_in_room(rolls=()):
+    """A local room on scripted dice where Ann ("p1") plays Olaf (Viking 4) against the GM's Pirate
+    (Pirate 3) in the contest "Brawl", started. Returns the GM's session, Ann's, the room, Olaf, Pirate."""
+    from raisus_panel.room import Actor, Room, RoomSession
+
+    gm = Room.local("Tavern", dice=ScriptedDice(rolls))
+    room = gm.room
+    ann = RoomSession(room, Actor.player("p1", "Ann"))
+    ann.act("join", name="Ann")
+    gm.act("save_character", data={"name": "Olaf", "owner": "p1", "cliches": [{"name": "Viking", "rating": 4}]})
+    gm.act("save_character", data={"name": "Pirate", "cliches": [{"name": "Pirate", "rating": 3}]})
+    olaf, pirate = room.characters
+    gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[pirate.uid])
+    return gm, ann, room, olaf, pirate
+
+
 def rats():
     return GruntMob("700 Skeletal Rats", rating=7)

@@ -3,24 +3,14 @@
 from __future__ import annotations
 
 from raisus_panel.room import Actor, Room, RoomSession
-from raisus_panel.rules import ScriptedDice
 from raisus_panel.ui import ContestTable, LiveOdds, RoundLog, ScoreChart, Actions
 
-from .conftest import click
+from .conftest import brawl_in_room, click
 from .drivers import Screen, roll_button
 
 
 def table_for_two():
-    gm = Room.local("Tavern", dice=ScriptedDice([[6, 5, 1, 1], [4, 4, 4], [6, 6, 6, 6], [1, 1]]))
-    room = gm.room
-    ann = RoomSession(room, Actor.player("p1", "Ann"))
-    ann.act("join", name="Ann")
-    gm.act("save_character", data={"name": "Olaf", "owner": "p1",
-                                   "cliches": [{"name": "Viking", "rating": 4}]})
-    gm.act("save_character", data={"name": "Pirate", "cliches": [{"name": "Pirate", "rating": 3}]})
-    olaf, pirate = room.characters
-    gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[pirate.uid])
-    return gm, ann, room, olaf, pirate
+    return brawl_in_room([[6, 5, 1, 1], [4, 4, 4], [6, 6, 6, 6], [1, 1]])
 
 
 def test_each_session_acts_by_its_role_and_sees_the_same_game():
@@ -78,7 +68,6 @@ def test_the_room_says_why_and_the_owner_picks_the_cliché():
 
 
 def test_the_setup_form_enables_start_once_both_sides_are_picked():
-    from raisus_panel.room import Room
     from raisus_panel.ui import ContestTable, Actions
 
     gm = Room.local("Table")
@@ -97,7 +86,6 @@ def test_the_setup_form_enables_start_once_both_sides_are_picked():
 
 
 def test_a_view_that_fails_to_follow_a_change_does_not_fail_the_command_or_the_other_views(caplog):
-    from raisus_panel.room import Actor, Room, RoomSession
 
     class Broken(Actions):
         """A view that breaks while following a change: made by overriding the adapter's private step

@@ -15,12 +15,11 @@ from bokeh.document import Document
 from panel.io.state import set_curdoc
 
 from raisus_panel import i18n
-from raisus_panel.room import Actor, Room, RoomSession, StaleCommand
-from raisus_panel.rules import ScriptedDice
+from raisus_panel.room import StaleCommand
 from raisus_panel.ui import Actions, ContestTable
 from raisus_panel.ui.actions import SeenSeq
 
-from .conftest import click
+from .conftest import brawl_in_room, click
 
 
 class _Context:
@@ -55,14 +54,7 @@ def run_ticks(doc: Document) -> None:
 
 
 def table():
-    gm = Room.local("Tavern", dice=ScriptedDice([[6, 6, 6, 6], [1, 1, 1], [6, 6, 6, 6], [1, 1]]))
-    room = gm.room
-    ann = RoomSession(room, Actor.player("p1", "Ann"))
-    ann.act("join", name="Ann")
-    gm.act("save_character", data={"name": "Olaf", "owner": "p1", "cliches": [{"name": "Viking", "rating": 4}]})
-    gm.act("save_character", data={"name": "Pirate", "cliches": [{"name": "Pirate", "rating": 3}]})
-    olaf, pirate = room.characters
-    gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[pirate.uid])
+    gm, ann, room, olaf, pirate = brawl_in_room([[6, 6, 6, 6], [1, 1, 1], [6, 6, 6, 6], [1, 1]])
     gm.act("open_round")
     return gm, ann, room
 

@@ -7,22 +7,13 @@ forged draft is refused in place with the room's reason, changing nothing.
 
 from __future__ import annotations
 
-from raisus_panel.room import Actor, Room, RoomSession
-from raisus_panel.rules import ScriptedDice
 from raisus_panel.ui import Actions, CharacterSheet
 
-from .conftest import click
+from .conftest import brawl_in_room, click
 
 
 def after_a_contest():
-    gm = Room.local("Tavern", dice=ScriptedDice([[1, 1, 1, 1], [6, 6, 6]]))
-    room = gm.room
-    ann = RoomSession(room, Actor.player("p1", "Ann"))
-    ann.act("join", name="Ann")
-    gm.act("save_character", data={"name": "Olaf", "owner": "p1", "cliches": [{"name": "Viking", "rating": 4}]})
-    gm.act("save_character", data={"name": "Pirate", "cliches": [{"name": "Pirate", "rating": 3}]})
-    olaf, pirate = room.characters
-    gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[pirate.uid])
+    gm, ann, room, olaf, pirate = brawl_in_room([[1, 1, 1, 1], [6, 6, 6]])
     gm.act("roll_round")
     return gm, ann, room, olaf
 
