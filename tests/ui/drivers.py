@@ -139,6 +139,12 @@ class Screen:
         return None
 
     @property
+    def error_pane(self):
+        """The red alert shown (for what only its markup tells: escaping), or None."""
+        return next((o for o in self.objects() if isinstance(o, pn.pane.Alert) and o.alert_type == "danger"
+                     and o.object), None)
+
+    @property
     def error(self) -> str | None:
         """The refusal shown (a red alert's words), or None."""
         return self._alert("danger")
