@@ -313,6 +313,13 @@ class Screen:
         """The first object of ``cls`` in the view, shown or not (a part with no look of its own, say)."""
         return next((o for o in self.objects(hidden=True) if isinstance(o, cls)), None)
 
+    def marked(self, css_class: str) -> str | None:
+        """The words of the shown part marked ``css_class`` (a note, a status line), or None when none is shown."""
+        for obj in self.objects():
+            if css_class in (getattr(obj, "css_classes", None) or []):
+                return Screen(obj, self.lang).text()
+        return None
+
     # -- parts of the page ------------------------------------------------------------------------
     def cards(self) -> list[Screen]:
         """Each unit's card shown (``raisus-unit-card``), as a screen of its own."""
@@ -389,6 +396,29 @@ class Screen:
         assert box is not None, "the question was not asked"
         no = [o for o in walk(box) if "raisus-confirm-cancel" in (getattr(o, "css_classes", None) or [])]
         click(no[0])
+
+
+class Sheet(Screen):
+    """A character sheet as a person sees it: a form with one row of boxes per cliché."""
+
+    def cliche(self, i: int, field: str = "name"):
+        """Row ``i``'s box: its cliché's ``name``, ``rating`` or ``current`` dice, or its ``remove`` button."""
+        role, key = {"name": ("text", "sheet.cliche"), "rating": ("number", "sheet.rating"),
+                     "current": ("number", "sheet.current"), "remove": ("button", "sheet.remove")}[field]
+        return self.controls(role, self.t(key))[i]
+
+    @property
+    def rows(self) -> int:
+        return len(self.controls("text", self.t("sheet.cliche")))
+
+    @property
+    def save_button(self):
+        return self.button(self.t("sheet.save"))
+
+    def name(self, text: str | None = None) -> str:
+        if text is not None:
+            self.type(self.t("sheet.name"), text)
+        return self.textbox(self.t("sheet.name")).value
 
 
 def roll_button(screen: Screen):

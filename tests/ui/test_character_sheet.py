@@ -8,30 +8,7 @@ from raisus_panel.rules import Character, GruntMob
 from raisus_panel.ui import CharacterSheet, Actions
 
 from .conftest import click, duel, room_for_two
-from .drivers import Screen
-
-
-class Sheet(Screen):
-    """A character sheet as a person sees it: a form with one row of boxes per cliché."""
-
-    def cliche(self, i: int, field: str = "name"):
-        """Row ``i``'s box: its cliché's ``name``, ``rating`` or ``current`` dice, or its ``remove`` button."""
-        role, key = {"name": ("text", "sheet.cliche"), "rating": ("number", "sheet.rating"),
-                     "current": ("number", "sheet.current"), "remove": ("button", "sheet.remove")}[field]
-        return self.controls(role, self.t(key))[i]
-
-    @property
-    def rows(self) -> int:
-        return len(self.controls("text", self.t("sheet.cliche")))
-
-    @property
-    def save_button(self):
-        return self.button(self.t("sheet.save"))
-
-    def name(self, text: str | None = None) -> str:
-        if text is not None:
-            self.type(self.t("sheet.name"), text)
-        return self.textbox(self.t("sheet.name")).value
+from .drivers import Sheet
 
 
 def test_new_character_is_validated_and_saved():
