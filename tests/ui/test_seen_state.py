@@ -20,6 +20,7 @@ from raisus_panel.ui import Actions, ContestTable
 from raisus_panel.ui.actions import SeenSeq
 
 from .conftest import brawl_in_room, click
+from .drivers import Screen, roll_button
 
 
 class _Context:
@@ -79,29 +80,29 @@ def test_served_a_click_sent_before_the_page_showed_a_roll_is_refused_and_change
         ann_table = ContestTable(actions=ann_actions, lang="en")
     page_drawn(gm_doc)
     page_drawn(ann_doc)
-    seen = ann_actions._seen
-    assert isinstance(seen, SeenSeq) and seen in ann_doc.roots  # the page carries it
+    seen = next(r for r in ann_doc.roots if isinstance(r, SeenSeq))  # the page carries it
+    gm_seen = next(r for r in gm_doc.roots if isinstance(r, SeenSeq))
     assert seen.shown == seen.ack == room.seq == ann_actions.seen_seq
     assert seen.js_property_callbacks["change:shown"]  # the browser confirms what it has shown
 
     with set_curdoc(ann_doc):  # Ann clicks "roll round 1" ...
-        click(ann_table._roll)
+        click(roll_button(Screen(ann_table)))
     assert room.contest.round == 1
     before = room.seq
     # ... and so does the GM, whose page still shows round 1: the server knows round 1 is rolled,
     # but the GM's browser has not shown it -- the click was made on round 1
     assert gm_actions.seq == before and gm_actions.seen_seq < before
     with set_curdoc(gm_doc):
-        click(gm_table._roll)
+        click(roll_button(Screen(gm_table)))
     assert room.contest.round == 1 and room.seq == before
-    assert gm_table._error.visible and "Round 1 was already rolled by Ann" in gm_table._error.object
+    assert Screen(gm_table).error and "Round 1 was already rolled by Ann" in Screen(gm_table).error
 
     run_ticks(gm_doc)  # the GM's page shows round 1 rolled ...
-    assert gm_actions._seen.shown == before and gm_actions.seen_seq < before
-    gm_actions._seen.ack = gm_actions._seen.shown  # ... once the browser says so (its callback)
+    assert gm_seen.shown == before and gm_actions.seen_seq < before
+    gm_seen.ack = gm_seen.shown  # ... once the browser says so (its callback)
     assert gm_actions.seen_seq == before
     with set_curdoc(gm_doc):
-        click(gm_table._roll)
+        click(roll_button(Screen(gm_table)))
     assert room.contest.round == 2
 
 
