@@ -421,6 +421,17 @@ class Sheet(Screen):
         return self.textbox(self.t("sheet.name")).value
 
 
+def chart_plot(chart):
+    """A chart's plot pane as laid out (the one pane a picture is; before the key in a figure's view)."""
+    view = chart.__panel__()
+    return view if not isinstance(view, ListLike) else view.objects[-2]
+
+
+def chart_key(chart):
+    """The key under a chart's plot, as laid out last in its view."""
+    return chart.__panel__().objects[-1]
+
+
 def roll_button(screen: Screen):
     """A contest table's roll button, whichever way it reads ("Roll round n", or "No volunteer: roll
     round n" while a lost team's members may volunteer); None when it is not shown."""
