@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import time
 
-
 from raisus_panel.room import Actor, MemoryStore, Room
 from raisus_panel.room.redis_store import RedisStore
 
