@@ -313,6 +313,11 @@ class Screen:
         """The first object of ``cls`` in the view, shown or not (a part with no look of its own, say)."""
         return next((o for o in self.objects(hidden=True) if isinstance(o, cls)), None)
 
+    def part(self, css_class: str, *, hidden: bool = False):
+        """The first part marked ``css_class`` (shown, or with ``hidden`` also one not shown), or None."""
+        return next((o for o in self.objects(hidden=hidden) if css_class in (getattr(o, "css_classes", None) or [])),
+                    None)
+
     def marked(self, css_class: str) -> str | None:
         """The words of the shown part marked ``css_class`` (a note, a status line), or None when none is shown."""
         for obj in self.objects():
