@@ -80,7 +80,8 @@ def test_served_a_click_sent_before_the_page_showed_a_roll_is_refused_and_change
         ann_table = ContestTable(actions=ann_actions, lang="en")
     page_drawn(gm_doc)
     page_drawn(ann_doc)
-    seen = next(r for r in ann_doc.roots if isinstance(r, SeenSeq))  # the page carries it
+    (seen,) = [r for r in ann_doc.roots if isinstance(r, SeenSeq)]  # the page carries it, once
+    assert isinstance(seen, SeenSeq) and seen in ann_doc.roots
     gm_seen = next(r for r in gm_doc.roots if isinstance(r, SeenSeq))
     assert seen.shown == seen.ack == room.seq == ann_actions.seen_seq
     assert seen.js_property_callbacks["change:shown"]  # the browser confirms what it has shown
