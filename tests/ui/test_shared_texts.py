@@ -12,6 +12,7 @@ from raisus_panel.ui._contest_text import dice_html
 from raisus_panel.ui._shared import _kept, once_per_change
 
 from .conftest import duel, room_for_two
+from .drivers import Screen
 from .test_contest_view import html
 
 
@@ -80,8 +81,8 @@ def test_the_presence_line_is_made_once_per_arrival_for_all_pages(monkeypatch):
     pages = [RoomPage(session=RoomSession(room, Actor.spectator()), lang="en", session_id=f"s{i}") for i in range(6)]
     # not served: each arrival redraws at once, but the line is made once per arrival, not per page
     assert len(people) <= 6 + 1
-    line = pages[0]._presence.object
-    assert "6 spectators" in line and all(p._presence.object == line for p in pages)
+    lines = [Screen(p).part("raisus-presence").object for p in pages]  # who is at the table
+    assert "6 spectators" in lines[0] and all(line == lines[0] for line in lines)
     for page in pages:
         page.session.disconnect(page.session_id)
         page.dispose()
