@@ -52,3 +52,15 @@ class Table:
 @pytest.fixture
 def table():
     return Table()
+
+
+@pytest.fixture
+def stores(redis_url):
+    """Two Redis stores on one redis-server: what two server processes open (each its own connections
+    and listener thread)."""
+    from raisus_panel.room.redis_store import RedisStore
+
+    made = [RedisStore(redis_url), RedisStore(redis_url)]
+    yield made
+    for store in made:
+        store.close()

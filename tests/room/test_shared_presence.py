@@ -10,20 +10,10 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
 from raisus_panel.room import Actor, MemoryStore, Room
 from raisus_panel.room.redis_store import RedisStore
 
 from .test_stores import eventually
-
-
-@pytest.fixture
-def stores(redis_url):
-    made = [RedisStore(redis_url), RedisStore(redis_url)]
-    yield made
-    for store in made:
-        store.close()
 
 
 def names(room: Room) -> set[str]:

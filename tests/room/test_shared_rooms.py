@@ -19,14 +19,6 @@ from .conftest import Table
 from .test_stores import eventually
 
 
-@pytest.fixture
-def stores(redis_url):
-    made = [RedisStore(redis_url), RedisStore(redis_url)]
-    yield made
-    for store in made:
-        store.close()
-
-
 def two_tables(stores, rolls=(), dice=(None, None)):
     """The same room opened by two processes: ``a`` made it (GM, Alice, Bob), ``b`` loaded it."""
     a = Table(rolls, store=stores[0], dice=dice[0])

@@ -10,6 +10,8 @@ from raisus_panel import i18n
 from raisus_panel.rules import Character, CharacterTeam, Contest, GruntMob, ScriptedDice
 from raisus_panel.ui import Actions
 
+from .drivers import click, confirm  # noqa: F401 - the tests' one way to press and to answer Yes
+
 from ..rules.keyed_errors import english_catalog_agrees  # noqa: F401 - autouse: refusals read the same in en.json
 
 
@@ -86,16 +88,21 @@ def room_for_two(rolls=(), *, committed: bool = False):
     return gm, ann, olaf, spy
 
 
+def brawl_in_room(rolls=()):
+    """A local room on scripted dice where Ann ("p1") plays Olaf (Viking 4) against the GM's Pirate
+    (Pirate 3) in the contest "Brawl", started. Returns the GM's session, Ann's, the room, Olaf, Pirate."""
+    from raisus_panel.room import Actor, Room, RoomSession
+
+    gm = Room.local("Tavern", dice=ScriptedDice(rolls))
+    room = gm.room
+    ann = RoomSession(room, Actor.player("p1", "Ann"))
+    ann.act("join", name="Ann")
+    gm.act("save_character", data={"name": "Olaf", "owner": "p1", "cliches": [{"name": "Viking", "rating": 4}]})
+    gm.act("save_character", data={"name": "Pirate", "cliches": [{"name": "Pirate", "rating": 3}]})
+    olaf, pirate = room.characters
+    gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[pirate.uid])
+    return gm, ann, room, olaf, pirate
+
+
 def rats():
     return GruntMob("700 Skeletal Rats", rating=7)
-
-
-def click(button):
-    """Press a Panel button the way a browser does."""
-    button.clicks += 1
-
-
-def confirm(step):
-    """Answer Yes to an open "Are you sure?" step (``ui/_confirm.py``), as a browser click does."""
-    assert step.opened, "the question was not asked"
-    click(step._yes)

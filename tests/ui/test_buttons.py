@@ -8,10 +8,12 @@ import panel as pn
 from raisus_panel.ui import ActionCheckPanel, CharacterSheet, Actions, ContestTable, TeamBuilder
 
 from .conftest import click, free_trio_vs_ogre, team_vs_ogre
+from .drivers import Screen, roll_button
 from .test_components import walk
 
-#: The main action of each form (the components' attributes): the only buttons drawn solid.
-MAIN = ("_roll", "_exchange", "_recover", "_start", "_form", "_save")
+#: The main action of each form (by the catalog key of its label): the only buttons drawn solid.
+MAIN = ("contest.roll", "contest.roll_no_volunteer", "contest.exchange", "contest.recover", "contest.start",
+        "team.form", "sheet.save", "contest.decide_fate", "check.roll")
 
 
 def buttons(*components):
@@ -39,7 +41,7 @@ def every_kind_of_button():
     components = [ContestTable(actions=actions), ContestTable(actions=trio),
                   ContestTable(actions=Actions.local(*chars)), TeamBuilder(actions=trio),
                   CharacterSheet(), ActionCheckPanel(actions=actions)]
-    click(components[0]._roll)
+    click(roll_button(Screen(components[0])))
     actions.act("end", outcome="끝", winner=1)  # fates and recovery
     return components, team
 
@@ -52,9 +54,11 @@ def test_every_button_greys_out_when_disabled():
 
 
 def main_actions(components):
-    found = {id(getattr(c, name)) for c in components for name in MAIN if hasattr(c, name)}
-    found |= {id(b._form) for c in components for b in getattr(c, "_builders", [])}
-    found |= {id(row["decide"]) for c in components for row in getattr(c, "_fate_rows", {}).values()}
+    found = set()
+    for c in components:
+        s = Screen(c)
+        patterns = [s.pattern(key) for key in MAIN]
+        found |= {id(b) for b in buttons(c) if any(p.match(b.name or "") for p in patterns)}
     # the Yes of an "Are you sure?" step (ui/_confirm.py) is the main action of that question
     found |= {id(b) for b in buttons(*components) if "raisus-confirm-yes" in b.css_classes}
     return found
@@ -63,6 +67,8 @@ def main_actions(components):
 def test_only_the_main_actions_are_solid():
     components, team = every_kind_of_button()
     main = main_actions(components)
-    assert [b.name for b in buttons(*components) if variant(b) == "solid" and id(b) not in main] == []
-    volunteer = next(iter(components[0]._cards[team.uid]["members"].values()))["volunteer"]
+    # found by their labels: a button with none yet is never shown (a table's roll button before any contest)
+    assert [b.name for b in buttons(*components) if variant(b) == "solid" and id(b) not in main and b.name] == []
+    s = Screen(components[0])
+    volunteer = s.card(team.name).buttons(s.t("contest.volunteer"))[0]
     assert volunteer.disabled and variant(volunteer) == "outline"

@@ -19,6 +19,7 @@ from raisus_panel.room import Actor, RoomSession
 from raisus_panel.ui import LiveOdds, ScoreChart
 
 from .conftest import duel, room_for_two
+from .drivers import chart_key, chart_plot
 from .test_shared_texts import counting
 
 XSS = "<img src=x onerror=alert(1)>"
@@ -26,13 +27,13 @@ XSS = "<img src=x onerror=alert(1)>"
 
 def svg_of(chart) -> str:
     """The chart picture in a chart's pane (which holds its key after it, and the odds in words before)."""
-    pane = chart._pane.object
+    pane = chart_plot(chart).object
     start = pane.index("<svg class=raisus-chart")
     return pane[start:pane.index("</svg>", start) + len("</svg>")]
 
 
 def key_of(chart) -> str:
-    return chart._pane.object.split(svg_of(chart))[1]
+    return chart_plot(chart).object.split(svg_of(chart))[1]
 
 
 def test_the_score_picture_draws_every_point_with_what_happened_there():
@@ -52,7 +53,7 @@ def test_the_score_picture_draws_every_point_with_what_happened_there():
     tips = re.findall(r"<title>([^<]*)</title>", svg)
     assert len(tips) == len(history)
     assert any("Round 1" in tip and "Pirate 2" in tip and "6+5+1+1=13" in tip for tip in tips), tips
-    assert key_of(picture) == figure._key.object  # the same key under both
+    assert key_of(picture) == chart_key(figure).object  # the same key under both
     assert svg.startswith("<svg") and "role=img" in svg and 'aria-label="Brawl"' in svg
 
 
@@ -73,7 +74,7 @@ def test_every_name_is_escaped_in_the_pictures():
     odds = LiveOdds(actions=actions, lang="en", picture=True)
     contest.roll_round()
     for chart in (score, odds):
-        assert "<img" not in chart._pane.object
+        assert "<img" not in chart_plot(chart).object
 
 
 def test_the_odds_picture_holds_the_chances_as_percent_steps():
@@ -81,7 +82,7 @@ def test_the_odds_picture_holds_the_chances_as_percent_steps():
     odds = LiveOdds(actions=actions, lang="en", picture=True)
     contest.roll_round()
     svg = svg_of(odds)
-    assert odds._pane.object.startswith(t("odds.p_win", "en", side=t("side.0", "en"), names="Viking", p="")[:20])
+    assert chart_plot(odds).object.startswith(t("odds.p_win", "en", side=t("side.0", "en"), names="Viking", p="")[:20])
     assert "data-chart=odds data-points=2 data-last=1 " in svg
     assert ">100%</text>" in svg and ">0%</text>" in svg
     assert "stroke-dasharray=6,4" in svg  # the next round's chance, dashed

@@ -15,6 +15,7 @@ from raisus_panel.ui import LiveOdds, ScoreChart
 from raisus_panel.ui._charts import SIDE_PALETTES, key_html, key_line
 
 from .conftest import duel
+from .drivers import chart_key, chart_plot
 
 
 def test_the_korean_font_helper_is_public():
@@ -49,7 +50,7 @@ def x_extent(fig):
 
 
 def figure_of(component):
-    return component.figure if isinstance(component, ScoreChart) else component._pane.object
+    return component.figure if isinstance(component, ScoreChart) else chart_plot(component).object
 
 
 @pytest.mark.parametrize("cls", [ScoreChart, LiveOdds])
@@ -88,6 +89,6 @@ def test_unit_colours_for_every_kind_of_side():
 def test_the_key_escapes_what_people_typed():
     contest, actions, viking, pirate = duel(a=("<img src=x onerror=alert(1)>", 4))
     chart = ScoreChart(actions=actions)
-    assert "<img" not in chart._key.object and "&lt;img src=x onerror=alert(1)&gt;" in chart._key.object
+    assert "<img" not in chart_key(chart).object and "&lt;img src=x onerror=alert(1)&gt;" in chart_key(chart).object
     assert key_html([(key_line("#000"), "a & b")], label='"x"').count("&amp;") == 1
     assert 'aria-label="&quot;x&quot;"' in key_html([], label='"x"')

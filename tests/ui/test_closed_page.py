@@ -13,9 +13,9 @@ def test_the_gms_replaced_page_points_to_the_new_link_not_to_the_gm():
     gm, ann, _, _ = room_for_two()
     for lang in ("en", "ko"):
         page = RoomPage(RoomSession(gm.room, Actor.gm()), lang=lang)
-        page._close(_replaced())
-        text = page._layout.objects[0].object
+        page._close(_replaced())  # what the room does to a page whose link was replaced: no click does it
+        text = page.__panel__().objects[0].object
         assert md_esc(t("dashboard.closed.gm_replaced", lang)) in text and md_esc(t("error.link.replaced", lang)) not in text
     player = RoomPage(ann, lang="en")
     player._close(_replaced())
-    assert md_esc(t("error.link.replaced", "en")) in player._layout.objects[0].object  # a player does ask the GM
+    assert md_esc(t("error.link.replaced", "en")) in player.__panel__().objects[0].object  # a player does ask the GM

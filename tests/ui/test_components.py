@@ -13,7 +13,8 @@ from raisus_panel.rules import Character, CharacterTeam, Contest, GruntMob, Scri
 from raisus_panel.ui import (ActionCheckPanel, Actions, CharacterSheet, ContestTable, LiveOdds, PastContests,
                              RoundLog, ScoreChart, TeamBuilder, WhatNow)
 
-from .conftest import free_trio_vs_ogre, settle, watcher_count
+from .conftest import click, free_trio_vs_ogre, settle, watcher_count
+from .drivers import Screen, roll_button
 
 COMPONENTS = [ActionCheckPanel, CharacterSheet, ContestTable, LiveOdds, PastContests, RoundLog, ScoreChart, TeamBuilder,
               WhatNow]
@@ -155,24 +156,30 @@ def test_user_text_is_escaped_everywhere():
 def test_refusals_are_escaped_too():
     hero = Character(EVIL, {"Cook": 3})
     contest = Contest("Bout", hero, Character("King", {"King": 4}), dice=ScriptedDice([]))
-    table = ContestTable(actions=Actions.local(contest))
-    table._cards[hero.uid]["inappropriate"].value = True
-    table._roll.clicks += 1
-    assert table._error.visible and "<img" not in table._error.object and "&lt;img" in table._error.object
+    s = Screen(ContestTable(actions=Actions.local(contest)))
+    s.cards()[0].tick(s.t("contest.inappropriate"))
+    click(roll_button(s))
+    shown = s.error_pane.object
+    assert s.error and "<img" not in shown and "&lt;img" in shown
 
 
 def test_switching_language_at_run_time():
     actions, (knight, viking, squire, mob, team) = korean_table()
     table, chart, sheet = ContestTable(actions=actions), ScoreChart(actions=actions), CharacterSheet(lang="ko")
-    assert table._undo.name == "되돌리기" and chart.figure.xaxis[0].axis_label == "라운드"
+    t_page, s_page = Screen(table), Screen(sheet)
+
+    def forms() -> list[str]:  # both team builders' Form buttons (made when first asked; a side of one hides its)
+        return [b.name for b in t_page.controls("button", hidden=True) if b.name in ("Form the team", "팀 짜기")]
+    assert t_page.has("button", "되돌리기") and chart.figure.xaxis[0].axis_label == "라운드"
     i18n.settings.lang = "en"  # global switch: components without a language of their own follow
-    assert table._undo.name == "Undo" and chart.figure.xaxis[0].axis_label == "Round"
-    assert table._builders[0]._form.name == "Form the team"
-    assert sheet._save.name == "저장"  # has its own language
+    assert t_page.has("button", "Undo") and chart.figure.xaxis[0].axis_label == "Round"
+    t_page.click("Form a team…")
+    assert forms() == ["Form the team", "Form the team"]
+    assert s_page.has("button", "저장")  # has its own language
     sheet.lang = "en"
-    assert sheet._save.name == "Save"
+    assert s_page.has("button", "Save")
     table.lang = "ko"  # one component switches alone
-    assert table._undo.name == "되돌리기" and table._builders[1]._form.name == "팀 짜기"
+    assert t_page.has("button", "되돌리기") and forms() == ["팀 짜기", "팀 짜기"]
     assert chart.figure.xaxis[0].axis_label == "Round"
 
 

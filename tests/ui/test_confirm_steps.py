@@ -11,11 +11,12 @@ from __future__ import annotations
 import panel as pn
 from raisus_panel import i18n
 from raisus_panel.room import Actor, Room, RoomSession
-from raisus_panel.rules import CharacterTeam, ScriptedDice
+from raisus_panel.rules import ScriptedDice
 from raisus_panel.ui import Actions, ContestTable
 from raisus_panel.ui._confirm import ConfirmStep
 
-from .conftest import click, confirm, team_vs_ogre
+from .conftest import click, team_vs_ogre
+from .drivers import Screen
 
 
 def team_room():
@@ -33,12 +34,11 @@ def team_room():
     return gm, ann, room, (olaf, tim, ogre), gm_table, ann_table
 
 
-def team_card(table):
-    return next(c for uid, c in table._cards.items() if isinstance(_unit(table, uid), CharacterTeam))
-
-
-def _unit(table, uid):
-    return next(u for s in table.contest.sides for u in s if u.uid == uid)
+def member_row(table, name):
+    """The row of team member ``name`` on the team's card: its label and its buttons."""
+    s = Screen(table)
+    team = next(c for c in s.cards() if s.t("contest.disband") in [b.name for b in c.buttons()])
+    return team.within(f"{name} — ")
 
 
 def test_the_step_asks_first_acts_once_and_cancels():
@@ -47,13 +47,15 @@ def test_the_step_asks_first_acts_once_and_cancels():
     step.relabel("Remove Sam?", "Yes, remove Sam", "Cancel")
     assert not step.opened and not step.__panel__().visible
     click(trigger)
+    s = Screen(step)
     assert step.opened and step.__panel__().visible and done == []
-    assert step._yes.name == "Yes, remove Sam" and "Remove Sam?" in step._question.object
-    click(step._yes)
-    click(step._yes)  # a second press of the answered question (a double tap): nothing more
+    assert s.answers == ("Yes, remove Sam", "Cancel") and s.question == "Remove Sam?"
+    yes = s.button("Yes, remove Sam")
+    click(yes)
+    click(yes)  # a second press of the answered question (a double tap): nothing more
     assert done == [None] and not step.opened
     click(trigger)
-    click(step._cancel)
+    s.cancel()
     assert done == [None] and not step.__panel__().visible
 
 
@@ -61,9 +63,10 @@ def test_the_step_closes_when_its_action_is_no_longer_offered():
     trigger, done = pn.widgets.Button(), []
     step = ConfirmStep(trigger, done.append)
     click(trigger)
+    yes = Screen(step).controls("button")[0]  # Yes, first on the line
     trigger.disabled = True  # the table moved on: the action is greyed out
-    assert not step.opened
-    click(step._yes)
+    assert not step.opened and Screen(step).question is None
+    click(yes)  # a press that was on its way
     click(trigger)  # a greyed trigger opens nothing
     assert done == [] and not step.opened
 
@@ -71,54 +74,57 @@ def test_the_step_closes_when_its_action_is_no_longer_offered():
 def test_the_question_is_escaped():
     step = ConfirmStep(pn.widgets.Button(), lambda seen: None)
     step.relabel("Remove <img src=x onerror=alert(1)>?", "Yes", "Cancel")
-    assert "<img" not in step._question.object and "&lt;img" in step._question.object
+    markup = Screen(step).objects(hidden=True)[1].object  # the question, first on the line
+    assert "<img" not in markup and "&lt;img" in markup
 
 
 def test_dropping_out_asks_first_in_both_languages_and_names_the_member():
     gm, ann, room, (olaf, tim, ogre), gm_table, ann_table = team_room()
-    row = team_card(ann_table)["members"][tim.uid]
-    click(row["drop"])
-    step = row["drop_confirm"]
-    assert step.opened and not room.contest.is_dropped(tim)
-    assert step.yes_label == "Yes, Tim drops out" and "Tim" in step.question
+    s = Screen(ann_table)
+    member_row(ann_table, "Tim").click(s.t("contest.drop_out"))
+    assert s.question and not room.contest.is_dropped(tim)
+    assert s.answers[0] == "Yes, Tim drops out" and "Tim" in s.question
     ann_table.lang = "ko"
-    assert step.yes_label == "네, Tim 탈퇴" and step.cancel_label == "취소"
-    assert step.question.startswith("Tim을 팀에서 뺄까요?")  # "Tim": 을 after a final consonant
-    confirm(step)
+    assert s.answers == ("네, Tim 탈퇴", "취소")
+    assert s.question.startswith("Tim을 팀에서 뺄까요?")  # "Tim": 을 after a final consonant
+    s.confirm()
     assert room.contest.is_dropped(tim)
 
 
 def test_a_yes_on_a_state_that_changed_meanwhile_is_refused_by_the_room():
     """The Yes names the state of the first press: if the table moved on in between, the room says so."""
     gm, ann, room, (olaf, tim, ogre), gm_table, ann_table = team_room()
-    row = team_card(ann_table)["members"][tim.uid]
-    click(row["drop"])
+    s = Screen(ann_table)
+    drop = s.t("contest.drop_out")
+    member_row(ann_table, "Tim").click(drop)
     gm.act("open_round", open=True)  # the GM moves the table on while Ann reads the question
-    confirm(row["drop_confirm"])
+    s.confirm()
     assert not room.contest.is_dropped(tim)
-    assert ann_table._error.visible and "The table changed" in ann_table._error.object
-    click(row["drop"])  # asked again on what the page shows now: it goes through
-    confirm(row["drop_confirm"])
+    assert s.error and "The table changed" in s.error
+    member_row(ann_table, "Tim").click(drop)  # asked again on what the page shows now: it goes through
+    s.confirm()
     assert room.contest.is_dropped(tim)
 
 
 def test_ending_asks_with_the_outcome_and_closing_asks_too():
     gm, ann, room, chars, gm_table, ann_table = team_room()
-    gm_table._outcome.value = "The inn burns"
-    click(gm_table._end)
-    assert room.contest.status == "active" and gm_table._end_confirm.opened
-    assert gm_table._end_confirm.question == "End the contest now for everyone, as “The inn burns”?"
-    gm_table._outcome.value = "The inn stands"  # the question named the old outcome: asked again
-    assert not gm_table._end_confirm.opened
-    click(gm_table._end)
-    confirm(gm_table._end_confirm)
+    s = Screen(gm_table)
+    outcome, end, close = s.t("contest.outcome"), s.t("contest.end"), s.t("contest.close")
+    s.type(outcome, "The inn burns")
+    s.click(end)
+    assert room.contest.status == "active" and s.question
+    assert s.question == "End the contest now for everyone, as “The inn burns”?"
+    s.type(outcome, "The inn stands")  # the question named the old outcome: asked again
+    assert s.question is None
+    s.click(end)
+    s.confirm()
     assert room.contest.status == "ended" and room.contest.outcome == "The inn stands"
-    click(gm_table._close)
-    assert room.contest is not None and gm_table._close_confirm.opened
-    click(gm_table._close_confirm._cancel)
-    assert room.contest is not None
-    click(gm_table._close)
-    confirm(gm_table._close_confirm)
+    s.click(close)
+    assert room.contest is not None and s.question
+    s.cancel()
+    assert room.contest is not None and s.question is None
+    s.click(close)
+    s.confirm()
     assert room.contest is None
 
 
@@ -126,12 +132,21 @@ def test_the_new_contest_form_is_never_under_a_contest_in_play():
     """Issue 21: under a contest being played there is no form; under a finished one it is for the next."""
     contest, actions, team, (knight, viking, squire, ogre) = team_vs_ogre()
     table = ContestTable(actions=actions, lang="en")
-    assert not table._setup_box.visible
+    s = Screen(table)
+
+    def form() -> Screen | None:
+        """The new-contest form, if shown: the part holding the Start button."""
+        start = s.controls("button", s.t("contest.start"))
+        return s.within(s.t("contest.start")) if start else None
+
+    assert form() is None
     table.lang = "ko"
-    assert not table._setup_box.visible
+    assert form() is None
     actions.act("end", outcome="Called off", winner=0)
-    assert table._setup_box.visible
-    assert "Next" not in table._setup_title.object and i18n.t("contest.next", "ko") in table._setup_title.object
-    assert table._setup_note.visible and "Fight은(는) 닫히고" in table._setup_note.object  # a Latin name: both forms
+    assert form() is not None
+    heading, note = form().texts()[:2]
+    assert "Next" not in heading and heading == i18n.t("contest.next", "ko")
+    assert "Fight은(는) 닫히고" in note  # a Latin name: both forms
     table.lang = "en"
-    assert "Next contest" in table._setup_title.object and "closes Fight" in table._setup_note.object
+    heading, note = form().texts()[:2]
+    assert "Next contest" in heading and "closes Fight" in note

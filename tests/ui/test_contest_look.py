@@ -10,6 +10,12 @@ from raisus_panel.ui import ContestTable, ContestView, unit_colors
 from raisus_panel.ui._contest_text import dice_html
 
 from .conftest import duel
+from .drivers import Screen
+
+
+def side(view, s: int) -> str:
+    """The markup of side ``s``'s column in a spectator's view (``raisus-side``; the last runs on to the end)."""
+    return Screen(view).html().split("<div class=raisus-side>")[1 + s]
 
 
 def test_dice_are_dice_and_a_six_stands_out_still_in_words():
@@ -17,7 +23,7 @@ def test_dice_are_dice_and_a_six_stands_out_still_in_words():
     contest, actions, viking, pirate = duel(rolls=[[6, 6, 2, 1], [3, 3, 3]])
     view = ContestView(actions=actions, lang="en")
     contest.roll_round()
-    html = view._parts["last_roll"]
+    html = Screen(view).html()
     assert "<span class=die6>6</span><span class=die6>6</span><span class=die>2</span>" in html
     assert "<span class=total>= 15</span>" in html and "<span class=total>= 9</span>" in html
     assert "<tr class=won><td>Viking</td>" in html and "<span class=verdict>Round 1: Viking wins</span>" in html
@@ -27,7 +33,7 @@ def test_a_tie_is_marked_in_words_above_its_attempt():
     contest, actions, viking, pirate = duel(rolls=[[3, 3, 3, 3], [4, 4, 4], [6, 1, 1, 1], [1, 1, 1]])
     view = ContestView(actions=actions, lang="ko")
     contest.roll_round()
-    html = view._parts["last_roll"]
+    html = Screen(view).html()
     assert f"<th>{t('roll.attempt_n', 'ko', n=1)} <span class=tie>{t('roll.tie', 'ko')}</span></th>" in html
     assert f"<th>{t('roll.attempt_n', 'ko', n=2)}</th>" in html
 
@@ -40,12 +46,12 @@ def test_cards_wear_their_chart_colour_and_dice_left_as_a_bar_and_words():
     contest.choose(viking, "Viking")
     contest.choose(pirate, "Pirate")
     contest.roll_round()
-    side_b = view._parts["sides"][1]
+    side_b = side(view, 1)
     assert f"<div class=raisus-unit style=--unit:{colors[pirate.uid]}>" in side_b
     assert "<span class=bar aria-hidden=true><span style=width:67%></span></span>2 of 3 dice left" in side_b
-    card = table._cards[pirate.uid]
-    assert colors[pirate.uid] in card["view"].styles["border-left"]
-    assert "2 of 3 dice left" in card["head"].object and "width:67%" in card["head"].object
+    card = Screen(table).card("Pirate")
+    assert colors[pirate.uid] in card.root.styles["border-left"]
+    assert "2 of 3 dice left" in card.texts()[0] and "width:67%" in card.html()
 
 
 def test_a_defeated_unit_is_out_in_words_and_look_everywhere():
@@ -54,14 +60,14 @@ def test_a_defeated_unit_is_out_in_words_and_look_everywhere():
     table = ContestTable(actions=actions, lang="ko")
     contest.roll_round()
     assert contest.is_defeated(pirate)
-    side_b = view._parts["sides"][1]
+    side_b = side(view, 1)
     assert "<div class='raisus-unit out'" in side_b and "<span class='badge out'>OUT</span>" in side_b
     assert t("status.defeated", "en") in side_b and "0 of 1 dice left" in side_b
-    card = table._cards[pirate.uid]
-    assert "dashed" in card["view"].styles["border-left"]
-    assert f"<span class='badge out'>{t('contest.out', 'ko')}</span>" in card["head"].object
+    card = Screen(table).card("Pirate")
+    assert "dashed" in card.root.styles["border-left"]
+    assert f"<span class='badge out'>{t('contest.out', 'ko')}</span>" in card.html()
     # the viking still stands: no badge, a solid edge
-    assert "badge" not in view._parts["sides"][0] and "solid" in table._cards[viking.uid]["view"].styles["border-left"]
+    assert "badge" not in side(view, 0) and "solid" in Screen(table).card("Viking").root.styles["border-left"]
     page = report(contest, "en").html()
     assert "<span class='badge out'>OUT</span>" in page and "<span class=die6>6</span>" in page
 
@@ -79,6 +85,7 @@ def test_a_dark_page_gets_dark_plots_and_theme_colours():
     pn.config.theme = "dark"
     try:
         for chart in (ScoreChart(actions=actions), LiveOdds(actions=actions)):
+            # the figure Panel drew for the pane (no public name for the drawn model): an inside on purpose
             fig = chart._pane._views[0][1]
             assert fig.background_fill_color == DARK_PLOT["background"]
             assert {a.major_label_text_color for a in fig.axis} == {DARK_PLOT["ink"]}

@@ -5,44 +5,55 @@ with no character in the contest is told so, once, by the "what now" line."""
 
 from __future__ import annotations
 
-import panel as pn
 import pytest
 
 from raisus_panel.i18n import t
 from raisus_panel.room import Actor, PermissionDenied, RoomSession
 from raisus_panel.rules import CharacterTeam
 from raisus_panel.ui import Actions, ContestTable, ContestView
-from raisus_panel.ui._checkbox import LabelledCheckbox
 
 from .conftest import room_for_two
-from .test_components import visible_texts, walk
+from .drivers import Screen
+from .test_components import visible_texts
 
 
-def controls(view) -> list:
-    """The pickers, checkboxes and buttons a card shows."""
-    return [o for o in walk(view) if isinstance(o, (pn.widgets.Select, LabelledCheckbox, pn.widgets.Button))]
+def card_of(table, unit) -> Screen:
+    return Screen(table).card(unit.name)
+
+
+def controls(card: Screen) -> list:
+    """The pickers, checkboxes and buttons a card holds (shown or not)."""
+    return card.controls(hidden=True)
+
+
+def row_of(card: Screen, member) -> Screen:
+    return card.within(f"{member.name} — ")
 
 
 def left_out_only_where_the_room_refuses(table) -> None:
     """Every control a player's card leaves out is one the room's permissions refuse this player, so
     nothing they may use is hidden from them."""
     actions = table.actions
+    s = Screen(table)
 
     def refused(command, **args):
         assert isinstance(actions.why_not_error(command, **args), PermissionDenied), (command, args)
+
+    def lacks(part: Screen, role: str, key: str) -> bool:
+        return not part.controls(role, s.t(key), hidden=True)
     for unit in (u for side in actions.contest.sides for u in side):
-        card = table._cards[unit.uid]
+        card = card_of(table, unit)
         if isinstance(unit, CharacterTeam):
-            if "disband" not in card:
+            if lacks(card, "button", "contest.disband"):
                 refused("disband", team=unit.uid)
             for m in unit.members:
-                row = card["members"][m.uid]
-                if "volunteer" not in row:
+                row = row_of(card, m) if not lacks(card, "button", "contest.volunteer") else card
+                if lacks(row, "button", "contest.volunteer"):
                     refused("volunteer", member=m.uid)
                     refused("drop_out", member=m.uid)
-                if "assign" not in row:
+                if lacks(row, "button", "contest.assign_loss"):
                     refused("assign_loss", member=m.uid)
-        elif "cliche" not in card:
+        elif lacks(card, "select", "contest.cliche"):
             for c in unit.cliches:
                 refused("choose", unit=unit.uid, cliche=c.name)
 
@@ -61,29 +72,29 @@ def olaf_against_spy(lang: str = "en"):
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_a_players_own_unit_is_marked_and_anothers_shows_its_cliche_in_words(lang):
     _, table, olaf, spy = olaf_against_spy(lang)
-    mine, theirs = table._cards[olaf.uid], table._cards[spy.uid]
+    mine, theirs = card_of(table, olaf), card_of(table, spy)
     # Ann's Olaf: marked as hers, with a picker and a box she can use
-    assert badge(lang) in mine["head"].object
-    assert not mine["cliche"].disabled and not mine["inappropriate"].disabled
+    assert badge(lang) in mine.html()
+    assert not mine.select(t("contest.cliche", lang)).disabled and not mine.checkbox(t("contest.inappropriate", lang)).disabled
     # the GM's Spy: no badge, no controls, its cliché in words -- the very words a spectator reads
-    assert "badge mine" not in theirs["head"].object
-    assert "cliche" not in theirs and not controls(theirs["view"])
+    assert "badge mine" not in theirs.html()
+    assert not controls(theirs)
     cliche = f"{t('contest.cliche', lang)}: Spy (3)"
-    assert cliche in theirs["head"].object
+    assert cliche in theirs.texts()[0]
     watching = ContestView(actions=table.actions, lang=lang)
-    assert cliche in watching._parts["sides"][1]
+    assert cliche in Screen(watching).html().split("<div class=raisus-side>")[2]  # side B's column
     # Olaf's card names his cliché in its picker, not twice
-    assert f"{t('contest.cliche', lang)}: Viking" not in mine["head"].object
+    assert f"{t('contest.cliche', lang)}: Viking" not in mine.texts()[0]
     left_out_only_where_the_room_refuses(table)
 
 
 def test_the_gms_table_keeps_the_controls_on_every_card_and_marks_none():
     table, _, olaf, spy = olaf_against_spy()
     for unit in (olaf, spy):
-        card = table._cards[unit.uid]
-        assert isinstance(card["cliche"], pn.widgets.Select) and isinstance(card["inappropriate"], LabelledCheckbox)
-        assert not card["cliche"].disabled  # the GM may choose for anyone
-        assert "badge mine" not in card["head"].object and "Cliché:" not in card["head"].object
+        card = card_of(table, unit)
+        assert card.checkbox(t("contest.inappropriate", "en")) is not None  # a box to tick, and a picker:
+        assert not card.select(t("contest.cliche", "en")).disabled  # the GM may choose for anyone
+        assert "badge mine" not in card.html() and "Cliché:" not in card.texts()[0]
 
 
 def test_anothers_inappropriate_cliche_reads_so_in_words():
@@ -91,21 +102,21 @@ def test_anothers_inappropriate_cliche_reads_so_in_words():
     gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[spy.uid])
     table = ContestTable(actions=Actions(ann), lang="en")
     gm.act("choose", unit=spy.uid, cliche="Spy", appropriate=False)
-    assert "Cliché: Spy (3) · Inappropriate" in table._cards[spy.uid]["head"].object
+    assert "Cliché: Spy (3) · Inappropriate" in card_of(table, spy).texts()[0]
 
 
 def test_a_unit_given_to_the_player_for_the_next_contest_gets_its_controls():
     gm, ann, olaf, spy = room_for_two()
     gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[spy.uid])
     table = ContestTable(actions=Actions(ann), lang="en")
-    assert "cliche" not in table._cards[spy.uid]
+    assert not card_of(table, spy).controls("select", hidden=True)
     gm.act("end_contest", outcome="Called off", winner=None)
     gm.act("close_contest")
     gm.act("update_character", uid=spy.uid, owner="p1")  # the GM hands the Spy to Ann
     gm.act("save_character", data={"name": "Ogre", "cliches": [{"name": "Ogre", "rating": 8}]})
     gm.act("start_contest", name="Again", side_a=[spy.uid], side_b=[gm.room.characters[-1].uid])
-    card = table._cards[spy.uid]
-    assert not card["cliche"].disabled and badge("en") in card["head"].object
+    card = card_of(table, spy)
+    assert not card.select(t("contest.cliche", "en")).disabled and badge("en") in card.html()
 
 
 def team_of_olaf_and_giant():
@@ -124,17 +135,17 @@ def team_of_olaf_and_giant():
 
 def test_a_team_with_the_players_member_is_theirs_and_so_is_the_member_row():
     gm_table, table, team, olaf, giant = team_of_olaf_and_giant()
-    card = table._cards[team.uid]
-    assert badge("en", "contest.yours_team") in card["head"].object
-    rows = card["members"]
-    assert badge("en") in rows[olaf.uid]["label"].object and "badge mine" not in rows[giant.uid]["label"].object
+    card = card_of(table, team)
+    drop, disband = t("contest.drop_out", "en"), t("contest.disband", "en")
+    assert badge("en", "contest.yours_team") in card.html()
+    assert badge("en") in row_of(card, olaf).html() and "badge mine" not in row_of(card, giant).html()
     # her team keeps its buttons: Olaf's hers to press, the GM's Giant's and "disband" greyed out
-    assert not rows[olaf.uid]["drop"].disabled
-    assert rows[giant.uid]["drop"].disabled and card["disband"].disabled
+    assert row_of(card, olaf).can_press(drop)
+    assert not row_of(card, giant).can_press(drop) and not card.can_press(disband)
     # the GM's table: no badge, and every button for the GM to press
-    gm_card = gm_table._cards[team.uid]
-    assert "badge mine" not in gm_card["head"].object and not gm_card["disband"].disabled
-    assert all(not row["drop"].disabled for row in gm_card["members"].values())
+    gm_card = card_of(gm_table, team)
+    assert "badge mine" not in gm_card.html() and gm_card.can_press(disband)
+    assert len(gm_card.buttons(drop)) == 2 and all(not b.disabled for b in gm_card.buttons(drop))
 
 
 def test_anothers_team_shows_its_members_in_words_and_no_controls():
@@ -145,12 +156,11 @@ def test_anothers_team_shows_its_members_in_words_and_no_controls():
     gm.act("form_team", members=[giant.uid, spy.uid])
     team = gm.room.contest.sides[1][0]
     table = ContestTable(actions=Actions(ann), lang="en")
-    card = table._cards[team.uid]
-    assert not controls(card["view"]) and "badge mine" not in card["head"].object
-    labels = [row["label"].object for row in card["members"].values()]
-    assert labels == ["Giant — Giant (5) (leader)", "Spy — Spy (3)"]
+    card = card_of(table, team)
+    assert not controls(card) and "badge mine" not in card.html()
+    assert card.texts()[1:] == ["Giant — Giant (5) (leader)", "Spy — Spy (3)"]  # under the head: the members
     left_out_only_where_the_room_refuses(table)
-    assert controls(ContestTable(actions=Actions(gm), lang="en")._cards[team.uid]["view"])  # the GM's: all there
+    assert controls(card_of(ContestTable(actions=Actions(gm), lang="en"), team))  # the GM's: all there
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
@@ -163,20 +173,22 @@ def test_a_team_all_the_players_own_keeps_disband_and_the_leaders_buttons(lang):
     ann.act("form_team", members=[olaf.uid, spy.uid])
     table = ContestTable(actions=Actions(ann), lang=lang)
     team = gm.room.contest.sides[0][0]
-    card = table._cards[team.uid]
-    assert t("contest.yours_team", lang) in card["head"].object and not card["disband"].disabled
-    assert all(badge(lang) in row["label"].object and {"volunteer", "drop", "assign"} <= set(row)
-               for row in card["members"].values())
+    card = card_of(table, team)
+    assert t("contest.yours_team", lang) in card.texts()[0] and card.can_press(t("contest.disband", lang))
+    for member in team.members:
+        row = row_of(card, member)
+        assert badge(lang) in row.html()
+        assert all(row.controls("button", t(k, lang), hidden=True)
+                   for k in ("contest.volunteer", "contest.drop_out", "contest.assign_loss"))
 
 
 def test_the_badges_in_both_languages():
     assert t("contest.yours", "en") == "Yours" and t("contest.yours", "ko") == "내 캐릭터"
     assert t("contest.yours_team", "en") == "Your team" and t("contest.yours_team", "ko") == "내 팀"
     _, table, olaf, _ = olaf_against_spy("ko")
-    head = table._cards[olaf.uid]["head"]
-    assert badge("ko") in head.object
+    assert badge("ko") in card_of(table, olaf).html()
     table.lang = "en"
-    assert badge("en") in head.object and "내 캐릭터" not in head.object
+    assert badge("en") in card_of(table, olaf).html() and "내 캐릭터" not in card_of(table, olaf).html()
 
 
 # -- a player with no character in the contest -----------------------------------------------------
@@ -196,14 +208,15 @@ def shown_once(table, text: str) -> bool:
 def test_a_player_with_no_character_in_the_contest_is_told_so_once(lang):
     gm, table, olaf, spy = bobs_table(lang)
     # no contest, and Bob has no character: the line tells him to make one (issue 21)
-    assert table._what_now.text == t("what_now.you.make_character", lang)
+    assert Screen(table).what_now.endswith(t("what_now.you.make_character", lang))
     gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[spy.uid])
     # the "what now" line already says it while the contest is played: nothing else repeats it
     watching = f"{t('what_now.you.watching', lang)} {t('what_now.note.make_character', lang)}"
-    assert table._what_now.text == watching and shown_once(table, watching)
-    assert not any(controls(card["view"]) for card in table._cards.values())
+    assert Screen(table).what_now.endswith(watching) and shown_once(table, watching)
+    cards = Screen(table).cards()
+    assert len(cards) == 2 and not any(controls(card) for card in cards)
     left_out_only_where_the_room_refuses(table)
-    assert not any("badge mine" in card["head"].object for card in table._cards.values())
+    assert not any("badge mine" in card.html() for card in cards)
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
@@ -213,5 +226,5 @@ def test_after_the_contest_a_player_who_was_not_in_it_is_still_told_so(lang):
     gm.act("end_contest", outcome="Called off", winner=0)
     # what anyone watching is told ("Contest over: Olaf won."), then that none of Bob's was in it
     not_in = t("what_now.note.not_in_contest", lang)
-    assert table._what_now.text == f"{t('what_now.watch.over', lang, names='Olaf')} {not_in}"
+    assert Screen(table).what_now.endswith(f"{t('what_now.watch.over', lang, names='Olaf')} {not_in}")
     assert shown_once(table, not_in)

@@ -11,50 +11,60 @@ from raisus_panel.i18n import t
 from raisus_panel.room import Actor, RoomSession
 from raisus_panel.rules import Character, CharacterTeam, Contest, ScriptedDice
 from raisus_panel.ui import ContestTable, ContestView, Actions
-from raisus_panel.ui._base import hint
 from raisus_panel.ui._contest_text import dice_html
 
 from .conftest import click, duel, room_for_two, team_vs_ogre
-from .test_components import walk
+from .drivers import Screen, roll_button, walk
 
 XSS = "<img src=x onerror=alert(1)>"
 
 
 def html(view: ContestView) -> str:
-    return view._header.object + " " + view._body.object
+    return Screen(view).html()
+
+
+def header(view: ContestView) -> str:
+    """The first thing a view shows: the contest's name, kind and state."""
+    return Screen(view).texts()[0]
+
+
+def sides(view: ContestView) -> list[str]:
+    """What each side's column shows (``raisus-side``); the last one runs on to the end of the view."""
+    return [Screen(pn.pane.HTML(part)).text() for part in html(view).split("<div class=raisus-side>")[1:]]
 
 
 def test_a_view_has_no_controls_and_follows_the_contest():
     contest, actions, viking, pirate = duel(rolls=[[6, 5, 1, 1], [4, 4, 4]])
     view = ContestView(actions=actions, lang="en")
     assert not [o for o in walk(view) if isinstance(o, pn.widgets.Widget)]  # words only
-    assert "Brawl" in view._header.object and "next: round 1" in view._header.object
-    assert "Viking" in view._parts["sides"][0] and "Pirate" in view._parts["sides"][1]
-    assert view._parts["last_roll"] == ""
+    assert "Brawl" in header(view) and "next: round 1" in header(view)
+    assert "Viking" in sides(view)[0] and "Pirate" in sides(view)[1] and "Pirate" not in sides(view)[0]
+    assert not Screen(view).shows(t("roll.title", "en"))  # no roll yet
     contest.choose(viking, "Viking")
     contest.choose(pirate, "Pirate")
-    assert "Rolls 4 dice" in view._parts["sides"][0] and "Rolls 3 dice" in view._parts["sides"][1]
+    assert "Rolls 4 dice" in sides(view)[0] and "Rolls 3 dice" in sides(view)[1]
     contest.roll_round()
-    assert dice_html([6, 5, 1, 1]) in view._parts["last_roll"] and dice_html([4, 4, 4]) in view._parts["last_roll"]
-    assert "Rolls 2 dice" in view._parts["sides"][1]  # the pirate lost a die
-    assert "next: round 2" in view._header.object
+    assert Screen(view).shows(t("roll.title", "en"))
+    assert dice_html([6, 5, 1, 1]) in html(view) and dice_html([4, 4, 4]) in html(view)
+    assert "Rolls 2 dice" in sides(view)[1]  # the pirate lost a die
+    assert "next: round 2" in header(view)
 
 
 def test_a_view_shows_a_team_the_result_and_the_fates():
     contest, actions, team, (knight, viking, squire, ogre) = team_vs_ogre(ogre=1, rolls=[[6] * 6, [1]])
     view = ContestView(actions=actions, lang="en")
-    side = view._parts["sides"][0]
+    side = sides(view)[0]
     assert t("team.leader_is", "en", name="Knight") in side
     for member in ("Knight", "Viking", "Squire"):
         assert f"{member} — {member}" in side
     contest.choose(ogre, "Ogre")
     contest.roll_round()
-    assert contest.status == "ended" and t("contest.status_ended", "en") in view._header.object
-    assert t("contest.ended_winner", "en", side=t("side.0", "en"), names=team.name) in view._parts["result"]
+    assert contest.status == "ended" and t("contest.status_ended", "en") in header(view)
+    assert Screen(view).shows(t("contest.ended_winner", "en", side=t("side.0", "en"), names=team.name))
     owed = contest.owed_fates
-    assert owed and all(t("contest.fate_owed", "en") in view._parts["fates"] for _ in owed)
+    assert owed and Screen(view).text().count(t("contest.fate_owed", "en")) == len(owed)
     contest.decide_fate(ogre, "Joins the circus")
-    assert "Joins the circus" in view._parts["fates"]
+    assert Screen(view).shows("Joins the circus")
 
 
 def test_a_view_escapes_names_and_speaks_the_viewers_language():
@@ -65,18 +75,19 @@ def test_a_view_escapes_names_and_speaks_the_viewers_language():
     contest.choose(b, "Pirate")
     contest.roll_round()
     assert XSS not in html(view) and "&lt;img src=x onerror=alert(1)&gt;" in html(view)
-    assert t("roll.title", "ko") in view._parts["last_roll"]
+    assert Screen(view).shows(t("roll.title", "ko"))
     view.lang = "en"
-    assert t("roll.title", "en") in view._parts["last_roll"]
+    assert Screen(view).shows(t("roll.title", "en"))
 
 
 def test_without_a_contest_a_view_says_so():
     view = ContestView(actions=Actions(), lang="en")
-    assert t("odds.no_contest", "en") in view._header.object and view._body.object == ""
+    s = Screen(view)
+    assert [x for x in s.texts() if x != s.what_now] == [t("odds.no_contest", "en")]  # no sides, no roll
 
 
 def buttons(component) -> set[str]:
-    return {o.name for o in walk(component) if isinstance(o, pn.widgets.Button)}
+    return {o.name for o in walk(component, hidden=True) if isinstance(o, pn.widgets.Button)}
 
 
 def test_each_role_gets_the_table_of_its_controls():
@@ -90,12 +101,14 @@ def test_each_role_gets_the_table_of_its_controls():
     assert not gm_only & buttons(ann_table)  # not laid out for a player: fewer models per page
     assert t("contest.roll", "en", n=1) in buttons(ann_table)
     # the widgets still answer for the room's reasons (a player's roll waits for the GM)
-    assert ann_table._roll.disabled and hint(ann_table._roll)
+    roll = roll_button(Screen(ann_table))
+    assert roll.disabled and roll.title
 
 
 def test_a_spectators_room_page_shows_the_view_and_builds_other_tabs_when_opened():
     gm, ann, olaf, spy = room_for_two()
     gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[spy.uid])
+    # the dashboard's page, not a component: which tabs it has built yet is an inside, read on purpose
     watcher = RoomPage(RoomSession(gm.room, Actor.spectator()), lang="en")
     player = RoomPage(ann, lang="en")
     assert isinstance(watcher._table, ContestView) and isinstance(player._table, ContestTable)
@@ -115,13 +128,14 @@ def test_button_titles_are_plain_text_even_with_html_in_a_name():
     contest = Contest("Fight", team, ogre, dice=ScriptedDice([[6] * 5, [1] * 8]))
     table = ContestTable(actions=Actions.local(contest), lang="en")
     contest.choose(ogre, "Ogre")
-    click(table._roll)  # the team won: volunteering is refused, naming the team
-    volunteer = table._cards[team.uid]["members"][viking.uid]["volunteer"]
-    assert volunteer.disabled and XSS in hint(volunteer)
+    s = Screen(table)
+    click(roll_button(s))  # the team won: volunteering is refused, naming the team
+    volunteer = s.card(team.name).within("Viking — ").button(s.t("contest.volunteer"))
+    assert volunteer.disabled and XSS in volunteer.title
     # the reason is the element's title attribute, which a browser shows as text: no tag can form
     # from it (no Markdown, no HTML), and no tooltip model is made for it
     model = volunteer.get_root(Document())
-    assert model.html_attributes == {"title": hint(volunteer)} and "\\" not in hint(volunteer)
+    assert model.html_attributes == {"title": volunteer.title} and "\\" not in volunteer.title
     assert volunteer.description is None and not any(isinstance(m, Tooltip) for m in model.references())
 
 
@@ -130,8 +144,9 @@ def test_a_table_can_be_shown_in_two_notebook_outputs():
     contest, actions, team, (knight, viking, squire, ogre) = team_vs_ogre(rolls=[[6] * 6, [1] * 8])
     table = ContestTable(actions=actions)
     contest.choose(ogre, "Ogre")
-    click(table._roll)
-    assert contest.round == 1 and all(hint(b) for b in (table._undo, table._roll))
+    s = Screen(table)
+    click(roll_button(s))
+    assert contest.round == 1 and all(b.title for b in (s.button(s.t("contest.undo")), roll_button(s)))
     first, second = Document(), Document()
     for doc in (first, second):
         doc.add_root(table.__panel__().get_root(doc))

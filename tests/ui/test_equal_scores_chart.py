@@ -15,6 +15,8 @@ from raisus_panel.rules import Character, Contest, ScriptedDice
 from raisus_panel.ui import Actions, ScoreChart
 from raisus_panel.ui._charts import MAX_SPREAD, series_offsets
 
+from .drivers import chart_plot
+
 
 def twins():
     """Knight 3 and Viking 3 on side A against the Ogre 6; both A lines lose a die together each round
@@ -64,7 +66,7 @@ def test_the_figure_draws_lines_at_one_score_apart():
 def test_the_picture_draws_lines_at_one_score_apart():
     contest, actions, knight, viking = twins()
     chart = ScoreChart(actions=actions, lang="en", picture=True)
-    svg = chart._pane.object
+    svg = chart_plot(chart).object
     paths = re.findall(r"<path d=(M[^ ]+) fill=none stroke=(#[0-9A-Fa-f]{6}) stroke-width=2", svg)
     assert len(paths) == 3
     ys = [sorted({int(y) for y in re.findall(r"(?:,|V)(\d+)", d)}) for d, _ in paths]

@@ -15,6 +15,22 @@ from raisus_panel.ui import Actions, LiveOdds, contest_chances
 from .conftest import duel, free_trio_vs_ogre, room_for_two, team_vs_ogre
 
 
+def words(live: LiveOdds) -> str:
+    """The odds in words, first in the view (its markup)."""
+    return live.__panel__().objects[0].object
+
+
+def chart(live: LiveOdds):
+    """What the plot shows: the figure, or with ``picture=True`` the one pane's picture (its markup)."""
+    view = live.__panel__()
+    return view.object if live.picture else view.objects[1].object
+
+
+def key_of(live: LiveOdds) -> str:
+    """The key under the plot (its markup)."""
+    return live.__panel__().objects[2].object
+
+
 def test_odds_after_every_round():
     rolls = [[6, 5, 1, 1], [4, 4, 4], [1, 1, 1, 1], [6, 6]]
     contest, actions, viking, pirate = duel(rolls=rolls)
@@ -28,7 +44,7 @@ def test_odds_after_every_round():
     assert live.source.data["x"] == [0.0, 1.0, 2.0]
     assert live.source.data["p_win"] == pytest.approx(
         [float(odds.contest_odds(*s).p_win) for s in ((4, 3), (4, 2), (3, 2))])
-    assert "%" in live._text.object
+    assert "%" in words(live)
 
 
 def test_team_bonus_and_revenge():
@@ -75,7 +91,7 @@ def test_exchanges_list_every_pair():
     assert {(a, b) for a, b, _ in live.chances.pairs} == {(c.uid, ogre.uid) for c in (knight, viking, squire)}
     p = dict(((a, b), p) for a, b, p in live.chances.pairs)[(knight.uid, ogre.uid)]
     assert p == pytest.approx(float(odds.round_chance(4, 8)))
-    assert "Knight against Ogre" in live._text.object
+    assert "Knight against Ogre" in words(live)
     assert math.isnan(live.source.data["p_win"][0])
 
 
@@ -84,7 +100,7 @@ def test_unrated_cases_say_why():
     knight, viking = Character("Knight", {"Knight": 3}), Character("Viking", {"Viking": 2})
     contest = Contest("Fight", CharacterTeam([knight, viking]), Character("Ogre", {"Ogre": 4}), profile=profile)
     live = LiveOdds(actions=Actions.local(contest), lang="en")
-    assert live.chances.mode == "unavailable" and "sixes" in live._text.object
+    assert live.chances.mode == "unavailable" and "sixes" in words(live)
     a = Character("Adventurer", {"Viking": 4, "Cook": 2})
     choose = Contest("Fight", a, Character("Guard", {"Guard": 5}))
     assert contest_chances(choose).p_win is None  # no cliché chosen yet
@@ -126,7 +142,7 @@ def test_between_round_events_are_steps_not_spikes():
     actions.act("roll_round")  # the team loses: the Knight is hit, until someone volunteers
     actions.act("volunteer", member=viking.uid)
     actions.act("roll_round")
-    fig = live._pane.object
+    fig = chart(live)
     lines = [r.glyph for r in fig.renderers if isinstance(r.glyph, (Step, Line))]
     # a chance holds from its point to the next one: drawn as steps, there is no slope between a
     # round and the event after it, so no spike
@@ -178,11 +194,12 @@ def test_one_replay_serves_every_page(monkeypatch):
 def test_the_key_is_under_the_odds_plot():
     contest, actions, viking, pirate = duel()
     live = LiveOdds(actions=actions, lang="ko")
-    fig = live._pane.object
+    fig = chart(live)
     assert not fig.legend and not [m for m in (*fig.left, *fig.right, *fig.center) if isinstance(m, Legend)]
-    assert live.__panel__().objects == [live._text, live._pane, live._key]
-    assert "대결 승리" in live._key.object and "다음 라운드 승리" in live._key.object
-    assert 'stroke-dasharray="5,3"' in live._key.object  # the next round's chance: dashed, as its line
+    text, plot, key = live.__panel__().objects  # the words, the plot, and under it the key
+    assert plot.object is fig and "%" in text.object
+    assert "대결 승리" in key.object and "다음 라운드 승리" in key.object
+    assert 'stroke-dasharray="5,3"' in key.object  # the next round's chance: dashed, as its line
 
 
 def test_a_room_without_a_contest_changes_without_drawing_anything(caplog):
@@ -192,7 +209,7 @@ def test_a_room_without_a_contest_changes_without_drawing_anything(caplog):
     source = live.source
     actions.act("save_character", data={"name": "Bard", "cliches": [{"name": "Bard", "rating": 2}]})  # a new seq
     assert live.chances.mode == "none" and live.source is source and source.data["x"] == []
-    assert "No contest yet" in live._text.object
+    assert "No contest yet" in words(live)
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]  # the refresh did not fail
 
 
@@ -204,7 +221,7 @@ def test_the_odds_say_they_assume_nobody_switches_cliche():
     contest = Contest("Brawl", Character("Viking", {"Viking": 4}), Character("Pirate", {"Pirate": 3}),
                       dice=ScriptedDice([]))
     odds_view = LiveOdds(actions=Actions.local(contest), lang="en")
-    assert "assume nobody switches cliché" in odds_view._text.object
+    assert "assume nobody switches cliché" in words(odds_view)
 
 
 def test_in_exchanges_the_chart_draws_side_as_chance_in_an_exchange():
@@ -223,9 +240,9 @@ def test_in_exchanges_the_chart_draws_side_as_chance_in_an_exchange():
         assert live.chances.mode == "exchanges" and abs(live.chances.p_exchange - want) < 1e-12
         key = t("odds.p_exchange_short", "en")
         if picture:
-            assert key in live._pane.object and f"{key} {want:.1%}" in live._pane.object
+            assert key in chart(live) and f"{key} {want:.1%}" in chart(live)
         else:
-            assert live.source.data["p_exchange"] == [want] and key in live._key.object
+            assert live.source.data["p_exchange"] == [want] and key in key_of(live)
     actions.act("exchange", attacker=knight.uid, target=goblins.uid)
     live = LiveOdds(actions=actions, lang="en")
     actions.act("end_round")

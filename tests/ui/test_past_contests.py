@@ -6,6 +6,8 @@ from raisus_panel.room import Actor, RoomSession
 from raisus_panel.rules import Character, Contest, ScriptedDice
 from raisus_panel.ui import Actions, PastContests
 
+from .drivers import Screen
+
 
 def played_room():
     """A room whose first contest, "<b>Brawl</b>", was won by Olaf and closed with a fate."""
@@ -20,14 +22,17 @@ def played_room():
 def test_a_closed_contest_is_listed_with_its_result_and_log():
     actions, olaf, jack = played_room()
     past = PastContests(actions=actions, lang="en")
-    assert "No contest has been closed" in past._list.object and not past._pick.visible
+    s = Screen(past)
+    pick = s.t("past.pick")
+    assert s.shows("No contest has been closed") and not s.has("select", pick)
     actions.act("close_contest")
     assert actions.contest is None
-    shown = past._list.object
+    shown = s.html()
     assert "&lt;b&gt;Brawl&lt;/b&gt;" in shown and "<b>Brawl</b>" not in shown  # typed text is text
     assert "Winner: Side A" in shown and "Swims home" in shown and "Jack &lt;i&gt;" in shown
-    assert past._pick.visible and past._pick.value == ""
-    past._pick.value = actions.room.past_contests[0]["contest"]
+    assert s.has("select", pick) and s.select(pick).value == ""
+    (choice,) = [o for o in s.options(pick) if "Brawl" in o]
+    s.choose(pick, choice)
     log = past.log
     headings = [h for h, _ in log.entries()]
     assert any("Round 1" in h for h in headings) and ("Fate of Jack <i>", ["Swims home"]) in log.entries()
@@ -38,5 +43,5 @@ def test_spectators_see_past_contests_in_their_language():
     actions, *_ = played_room()
     actions.act("close_contest")
     watcher = Actions(RoomSession(actions.room, Actor.spectator()))
-    past = PastContests(actions=watcher, lang="ko")
-    assert "지난 대결" in past._title.object and "승리" in past._list.object
+    s = Screen(PastContests(actions=watcher, lang="ko"))
+    assert "지난 대결" in s.texts()[0] and s.shows("승리")

@@ -11,12 +11,12 @@ import panel as pn
 import pytest
 
 from raisus_panel import i18n
-from raisus_panel.room import Actor, Room, RoomSession
 from raisus_panel.rules import Character, Contest, ScriptedDice
 from raisus_panel.ui import ContestTable, Actions
-from raisus_panel.ui._base import hint, md_esc
+from raisus_panel.ui._base import md_esc
 
-from .conftest import click
+from .conftest import brawl_in_room, click
+from .drivers import Screen, roll_button
 
 #: Small English words that any English sentence in a refusal would contain.
 ENGLISH = re.compile(r"\b(the|is|are|and|to|before|cannot|only|first|after|with|of)\b", re.IGNORECASE)
@@ -29,14 +29,20 @@ def cook_against_king(cook_name="Cook"):
     return contest, cook
 
 
+def inappropriate_cook(table) -> Screen:
+    """The table after the Cook's player ticks "inappropriate" (no approval yet)."""
+    s = Screen(table)
+    s.card(table.contest.sides[0][0].name).tick(s.t("contest.inappropriate"))
+    return s
+
+
 def test_a_refused_click_is_shown_in_korean():
     contest, cook = cook_against_king()
-    table = ContestTable(actions=Actions.local(contest), lang="ko")
-    table._cards[cook.uid]["inappropriate"].value = True  # no approval yet
+    s = inappropriate_cook(ContestTable(actions=Actions.local(contest), lang="ko"))
     events = list(contest.events)
-    click(table._roll)  # pressed anyway
-    shown = table._error.object
-    assert table._error.visible and contest.events == events
+    click(roll_button(s))  # pressed anyway
+    shown = s.error_pane.object
+    assert s.error and contest.events == events
     refusal = contest.why_not_error("roll_round")
     assert refusal.key == "error.contest.needs_approval"
     assert shown == f"**{md_esc('거절됨:')}** {md_esc(i18n.translate(refusal, 'ko'))}"
@@ -45,48 +51,42 @@ def test_a_refused_click_is_shown_in_korean():
 
 def test_the_same_refusal_in_english_is_the_rules_message():
     contest, cook = cook_against_king()
-    table = ContestTable(actions=Actions.local(contest), lang="en")
-    table._cards[cook.uid]["inappropriate"].value = True
-    click(table._roll)
-    assert md_esc(contest.why_not("roll_round")) in table._error.object
-    assert hint(table._roll) == contest.why_not("roll_round")
+    s = inappropriate_cook(ContestTable(actions=Actions.local(contest), lang="en"))
+    click(roll_button(s))
+    assert md_esc(contest.why_not("roll_round")) in s.error_pane.object
+    assert roll_button(s).title == contest.why_not("roll_round")
 
 
 def test_a_disabled_button_says_why_in_the_tables_language_and_follows_a_switch():
     contest, cook = cook_against_king()
     table = ContestTable(actions=Actions.local(contest))  # follows the global language: Korean
-    table._cards[cook.uid]["inappropriate"].value = True
-    korean = hint(table._roll)
-    assert table._roll.disabled and "승인" in korean and not ENGLISH.search(korean)
+    s = inappropriate_cook(table)
+    korean = roll_button(s).title
+    assert roll_button(s).disabled and "승인" in korean and not ENGLISH.search(korean)
     table.lang = "en"
-    assert hint(table._roll) == contest.why_not("roll_round")
+    assert roll_button(s).title == contest.why_not("roll_round")
     table.lang = "ko"
-    assert hint(table._roll) == korean
+    assert roll_button(s).title == korean
 
 
 def test_user_text_in_a_refusal_is_escaped():
     contest, cook = cook_against_king(cook_name="<b>*Cook*</b>")
-    table = ContestTable(actions=Actions.local(contest), lang="ko")
-    table._cards[cook.uid]["inappropriate"].value = True
-    click(table._roll)
-    shown = table._error.object
+    s = inappropriate_cook(ContestTable(actions=Actions.local(contest), lang="ko"))
+    click(roll_button(s))
+    shown = s.error_pane.object
     assert "<b>" not in shown and "&lt;b&gt;" in shown and r"\*Cook\*" in shown
 
 
 def test_a_rooms_refusals_are_korean_for_a_player():
-    gm = Room.local("Tavern", dice=ScriptedDice([]))
-    ann = RoomSession(gm.room, Actor.player("p1", "Ann"))
-    ann.act("join", name="Ann")
-    gm.act("save_character", data={"name": "Olaf", "owner": "p1", "cliches": [{"name": "Viking", "rating": 4}]})
-    gm.act("save_character", data={"name": "Pirate", "cliches": [{"name": "Pirate", "rating": 3}]})
-    olaf, pirate = gm.room.characters
-    gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[pirate.uid])
+    gm, ann, room, olaf, pirate = brawl_in_room()
     table = ContestTable(actions=Actions(ann), lang="ko")
-    assert hint(table._roll) == "GM이 라운드를 열 때까지 기다리세요. 그 전에는 GM만 굴릴 수 있습니다."
-    assert hint(table._end) == "대결 일찍 끝내기는 GM만 할 수 있습니다."
-    click(table._roll)  # pressed anyway: the room refuses
-    assert table._error.visible and "GM이 라운드를 열 때까지" in table._error.object
-    assert not ENGLISH.search(table._error.object)
+    s = Screen(table)
+    assert roll_button(s).title == "GM이 라운드를 열 때까지 기다리세요. 그 전에는 GM만 굴릴 수 있습니다."
+    # a player's table lays out no End button; what it would say is the room's own refusal
+    assert i18n.translate(Actions(ann).why_not_error("end", outcome="x"), "ko") == "대결 일찍 끝내기는 GM만 할 수 있습니다."
+    click(roll_button(s))  # pressed anyway: the room refuses
+    assert s.error and "GM이 라운드를 열 때까지" in s.error_pane.object
+    assert not ENGLISH.search(s.error_pane.object)
 
 
 class _Rendered(HTMLParser):
@@ -105,7 +105,8 @@ class _Rendered(HTMLParser):
 
 
 def rendered(pane) -> _Rendered:
-    """What the browser gets from a Markdown pane (Panel renders the Markdown to HTML in Python)."""
+    """What the browser gets from a Markdown pane (Panel renders the Markdown to HTML in Python, in a
+    private step of its panes: no public call gives that HTML)."""
     return _Rendered(html.unescape(pane._transform_object(pane.object)["object"]))
 
 
@@ -114,10 +115,9 @@ NASTY = "O'Brien <b>x</b> *y*"
 
 def test_a_name_with_quotes_tags_and_stars_shows_verbatim_in_a_refusal():
     contest, cook = cook_against_king(cook_name=NASTY)
-    table = ContestTable(actions=Actions.local(contest), lang="en")
-    table._cards[cook.uid]["inappropriate"].value = True
-    click(table._roll)
-    shown = rendered(table._error)
+    s = inappropriate_cook(ContestTable(actions=Actions.local(contest), lang="en"))
+    click(roll_button(s))
+    shown = rendered(s.error_pane)
     message = i18n.translate(contest.why_not_error("roll_round"), "en")
     assert NASTY in message
     assert "".join(shown.text).strip() == f"Refused: {message}"

@@ -14,14 +14,20 @@ from raisus_panel.ui._charts import series_styles, side_color
 from raisus_panel.ui._contest_text import CONTEST_CSS, dice_html
 
 from .conftest import duel, room_for_two, team_vs_ogre
+from .drivers import Screen
+
+
+def body(log: RoundLog) -> pn.pane.HTML:
+    """The pane of the log's entries: the last text the log shows, under its title."""
+    return [o for o in Screen(log).objects() if isinstance(o, pn.pane.HTML)][-1]
 
 
 def test_attempts_ties_and_damage_newest_first():
     contest, actions, viking, pirate = duel(rolls=[[3, 3, 3, 3], [4, 4, 4], [1, 1, 1, 1], [2, 2, 2],
                                                    [6, 6, 6], [1, 1, 1]])
     log = RoundLog(actions=actions, lang="en")
-    assert "Contest started: Brawl" in log._body.object
-    assert "Nothing has happened" in RoundLog(lang="en")._body.object
+    assert "Contest started: Brawl" in body(log).object
+    assert "Nothing has happened" in body(RoundLog(lang="en")).object
     actions.act("roll_round")
     actions.act("roll_round")
     entries = log.entries()
@@ -33,9 +39,9 @@ def test_attempts_ties_and_damage_newest_first():
     assert "Viking loses 1 from Viking" in first
     # the markup lists them oldest first -- a new entry is appended, and only it is sent -- and the
     # browser shows them newest first
-    html = log._body.object
+    html = body(log).object
     assert html.index("Contest started") < html.index("Round 1") < html.index("Round 2")
-    assert "flex-direction: column-reverse" in "".join(log._body.stylesheets) and "class=raisus-log>" in html
+    assert "flex-direction: column-reverse" in "".join(body(log).stylesheets) and "class=raisus-log>" in html
 
 
 def test_between_round_events_are_logged():
@@ -67,7 +73,7 @@ def test_max_entries():
     contest, actions, viking, pirate = duel(rolls=[[6, 5, 1, 1], [4, 4, 4]])
     log = RoundLog(actions=actions, max_entries=1)
     actions.act("roll_round")
-    assert len(log.entries()) == 1 and log._body.object.count("raisus-log-entry") == 1
+    assert len(log.entries()) == 1 and body(log).object.count("raisus-log-entry") == 1
 
 
 def test_a_long_log_grows_at_its_end_and_drops_old_entries_in_steps():
@@ -76,9 +82,9 @@ def test_a_long_log_grows_at_its_end_and_drops_old_entries_in_steps():
     shown = []
     for n in range(14):
         contest.dice.extend([[6] * viking.cliche("Viking").current, [1] * pirate.cliche("Pirate").current])
-        before = log._body.object
+        before = body(log).object
         actions.act("roll_round")
-        after = log._body.object
+        after = body(log).object
         shown.append(after.count("raisus-log-entry"))
         if shown[-1] > (shown[-2] if len(shown) > 1 else 0):  # grew: the old markup is kept as it was
             assert after.startswith(before[: -len("</div>")])
@@ -102,7 +108,7 @@ def test_the_log_is_append_only_and_says_who():
     gm.act("roll_round")   # the GM rolls round 2 ...
     gm.act("undo")         # ... and takes it back
     log = RoundLog(actions=Actions(ann), lang="en")
-    html = log._body.object
+    html = body(log).object
     assert "· Ann" in html and "· GM" in html  # who did what
     assert html.count("<s>") == 1 and "Round 2" in html.split("<s>")[1]  # kept, struck through
     assert "GM undid: Round 2: Olaf against Jack" in html
@@ -122,7 +128,7 @@ def test_committed_dice_show_their_commitment_and_are_verified_in_the_page():
     entries = log.entries()
     assert entries[0][0].startswith("Dice committed (from roll 1)")
     assert entries[0][1] == [f"commitment (SHA-256 of the seed): {committed['commitment']}"]
-    assert "seed:" not in log._body.object
+    assert "seed:" not in body(log).object
     while game.status == "active":
         actions.act("roll_round")
     heading, details = log.entries()[0]
@@ -170,7 +176,7 @@ def test_a_round_shows_its_dice_drawn_its_tie_marked_and_its_verdict_in_words():
     log = RoundLog(actions=actions, lang="en")
     actions.act("roll_round")
     colors = unit_colors(contest)
-    entry = _entry(log._body.object, "Round 1: Viking against Pirate")
+    entry = _entry(body(log).object, "Round 1: Viking against Pirate")
     # a column per attempt, the tie marked in words above the attempt it ended
     assert "<th>Attempt 1 <span class=tie>tie, rolled again</span></th><th>Attempt 2</th>" in entry
     # dice as dice, the six filled; the rows labelled with what each unit rolls; the winner's row bold
@@ -182,9 +188,9 @@ def test_a_round_shows_its_dice_drawn_its_tie_marked_and_its_verdict_in_words():
             f"<td>{dice_html([4, 4, 4])}<span class=total>= 12</span></td>") in entry
     # the verdict and the loss in words; the attempts are not told twice
     assert "<ul><li>Round 1: Viking wins</li><li>Pirate loses 1 from Pirate</li></ul>" in entry
-    assert "[6, 5, 1, 1]" not in log._body.object and "Attempt 1:" not in log._body.object
+    assert "[6, 5, 1, 1]" not in body(log).object and "Attempt 1:" not in body(log).object
     # the dice's look is the contest table's, beside the log's own
-    assert CONTEST_CSS in log._body.stylesheets and ".raisus-log-undone .die" in "".join(log._body.stylesheets)
+    assert CONTEST_CSS in body(log).stylesheets and ".raisus-log-undone .die" in "".join(body(log).stylesheets)
     # the record stays plain text, in the order the report reads (units, attempts, winner, losses)
     heading, details = log.entries()[0]
     assert heading == "Round 1: Viking against Pirate"
@@ -202,7 +208,7 @@ def test_an_entry_about_a_unit_wears_its_colour_as_on_its_card_and_chart_line():
     actions.act("roll_round")  # the Pirate wins, the Viking falls: the contest ends, side B wins
     colors = unit_colors(contest)
     assert colors[viking.uid] != colors[pirate.uid]
-    html = log._body.object
+    html = body(log).object
     # a choice: the chooser's colour -- and its name in words
     chose = _entry(html, t("log.chose", "ko", unit="Pirate", cliche="Pirate"))
     assert chose.startswith(f"=raisus-log-entry style=--unit:{colors[pirate.uid]}>")
@@ -217,7 +223,7 @@ def test_an_entry_about_a_unit_wears_its_colour_as_on_its_card_and_chart_line():
     assert ended.startswith(f"=raisus-log-entry style=--unit:{side_color(1)}>")
     assert _entry(html, t("log.started", "ko", name="Brawl")).startswith("=raisus-log-entry><b>")
     # the same colour on the unit's card and its chart line
-    assert f"style=--unit:{colors[pirate.uid]}>" in view._parts["sides"][1]
+    assert f"style=--unit:{colors[pirate.uid]}>" in Screen(view).html().split("<div class=raisus-side>")[2]
     assert {key: style[0] for key, style in series_styles(contest).items()}[f"{pirate.uid}:Pirate"] == colors[pirate.uid]
 
 
@@ -225,7 +231,7 @@ def test_a_hostile_name_stays_text_in_the_dice_rows_too():
     contest, actions, viking, pirate = duel(a=(XSS, 4), rolls=[[6, 6, 1, 1], [2, 2, 2]])
     log = RoundLog(actions=actions, lang="en")
     actions.act("roll_round")
-    html = log._body.object
+    html = body(log).object
     escaped = "&lt;img src=x onerror=alert(1)&gt;"
     assert "<img" not in html and "onerror=alert(1)>" not in html
     assert f"<td>{escaped} rolls {escaped}: 4 dice</td>" in html
@@ -241,7 +247,7 @@ def test_an_undone_round_keeps_its_dice_struck_through():
     gm.act("roll_round")
     gm.act("undo")
     log = RoundLog(actions=Actions(ann), lang="en")
-    html = log._body.object
+    html = body(log).object
     colors = unit_colors(gm.room.contest)
     undone = html.split("<div class='raisus-log-entry raisus-log-undone'")
     assert len(undone) == 2  # one undone entry: round 2, its dice kept, struck through and faded
@@ -249,7 +255,7 @@ def test_an_undone_round_keeps_its_dice_struck_through():
     struck = undone[1].split("</s>")[0]
     assert f"{dice_html([5, 6, 6, 6])}<span class=total>= 23</span>" in struck
     assert "<li>Round 2: Olaf wins</li>" in struck
-    css = "".join(log._body.stylesheets)
+    css = "".join(body(log).stylesheets)
     assert ".raisus-log-undone .die, .raisus-log-undone .die6, .raisus-log-undone .total { text-decoration: line-through; }" in css
     # the undo itself: in words, no colour, no dice
     assert "<div class='raisus-log-entry raisus-log-undo'><i><b>GM undid: Round 2: Olaf against Spy</b>" in html
@@ -289,6 +295,6 @@ def test_an_undo_of_the_final_roll_names_the_roll_not_the_reveal():
     final = gm.room.contest.round
     assert gm.room.log[-1]["event"]["type"] == "dice_revealed"  # the last command revealed the seed
     gm.act("undo")
-    html = RoundLog(actions=Actions(ann), lang="en")._body.object
+    html = body(RoundLog(actions=Actions(ann), lang="en")).object
     assert f"GM undid: Round {final}: Olaf against Spy" in html
     assert "GM undid: the seed was revealed" not in html and "undid: The dice" not in html

@@ -7,17 +7,17 @@ import re
 import threading
 from types import SimpleNamespace
 
-from panel.io.state import set_curdoc
 import pytest
 from bokeh.models import AdaptiveTicker, ColumnDataSource, HoverTool, Legend, Scatter, Step
+from panel.io.state import set_curdoc
 
 from raisus_panel.rules import Character, Contest, ScriptedDice
 from raisus_panel.ui import Actions, ScoreChart
-from raisus_panel.ui._charts import (CJK_FONT, SIDE_PALETTES, key_marker, series_styles, side_color,
-                                     unit_colors)
+from raisus_panel.ui._charts import CJK_FONT, SIDE_PALETTES, key_marker, series_styles, side_color, unit_colors
 from raisus_panel.ui.score_chart import MARKERS
 
 from .conftest import duel, team_vs_ogre
+from .drivers import chart_key, chart_plot
 
 
 class StreamSpy:
@@ -111,7 +111,7 @@ def test_hover_and_korean_fonts():
     fig = chart.figure
     assert fig.title.text_font == CJK_FONT and fig.xaxis[0].axis_label_text_font == CJK_FONT
     assert fig.yaxis[0].major_label_text_font == CJK_FONT
-    assert CJK_FONT.replace("'", "&#x27;") in chart._key.object  # the key under the plot, in the same font
+    assert CJK_FONT.replace("'", "&#x27;") in chart_key(chart).object  # the key under the plot, in the same font
     assert key_texts(chart) == ["바이킹", "해적"]
     tips = [dict(h.tooltips) for h in fig.select(type=HoverTool)]
     assert len(tips) == 1  # one hover for every line (a served page carries each model per session)
@@ -126,12 +126,12 @@ def test_hover_and_korean_fonts():
 
 def key_texts(chart) -> list[str]:
     """The texts of the chart's key, in order."""
-    return [html.unescape(t) for t in re.findall(r"</svg>([^<]*)</span>", chart._key.object)]
+    return [html.unescape(t) for t in re.findall(r"</svg>([^<]*)</span>", chart_key(chart).object)]
 
 
 def key_shapes(chart) -> list[str]:
     """The event markers the key shows, by their SVG."""
-    return [kind for kind, shape in MARKERS.items() if key_marker(shape) in chart._key.object]
+    return [kind for kind, shape in MARKERS.items() if key_marker(shape) in chart_key(chart).object]
 
 
 def test_the_key_is_outside_the_plot_and_keeps_its_width():
@@ -142,9 +142,9 @@ def test_the_key_is_outside_the_plot_and_keeps_its_width():
     # no Bokeh legend in or beside the plot: nothing takes the plot's width or covers its lines
     assert not fig.legend and not [m for m in (*fig.left, *fig.right, *fig.center) if isinstance(m, Legend)]
     layout = chart.__panel__()
-    assert layout.objects == [chart._pane, chart._key]  # the key is under the figure
-    assert chart._pane.sizing_mode == chart._key.sizing_mode == "stretch_width"
-    key = chart._key.object
+    assert len(layout.objects) == 2 and chart_plot(chart).object is fig  # the figure, then under it the key
+    assert chart_plot(chart).sizing_mode == chart_key(chart).sizing_mode == "stretch_width"
+    key = chart_key(chart).object
     assert "flex-wrap:wrap" in key and "overflow-wrap:anywhere" in key  # on a phone it wraps, never widens
     assert key_texts(chart) == [long, "Grumbleguts the Enormous"]
 
@@ -288,7 +288,7 @@ def served():
 def test_changes_from_elsewhere_are_applied_on_the_own_document(served):
     contest, actions, viking, pirate = duel(rolls=[[6, 5, 1, 1], [4, 4, 4]])
     chart = ScoreChart(actions=actions)
-    assert chart._doc is served and served.destroyed
+    assert chart._doc is served and served.destroyed  # the document it was built on: kept inside, read on purpose
     other = FakeDoc()
     with set_curdoc(other):  # a player in another browser tab rolls
         actions.act("roll_round")

@@ -15,12 +15,12 @@ from bokeh.document import Document
 from panel.io.state import set_curdoc
 
 from raisus_panel import i18n
-from raisus_panel.room import Actor, Room, RoomSession, StaleCommand
-from raisus_panel.rules import ScriptedDice
+from raisus_panel.room import StaleCommand
 from raisus_panel.ui import Actions, ContestTable
 from raisus_panel.ui.actions import SeenSeq
 
-from .conftest import click
+from .conftest import brawl_in_room, click
+from .drivers import Screen, roll_button
 
 
 class _Context:
@@ -55,14 +55,7 @@ def run_ticks(doc: Document) -> None:
 
 
 def table():
-    gm = Room.local("Tavern", dice=ScriptedDice([[6, 6, 6, 6], [1, 1, 1], [6, 6, 6, 6], [1, 1]]))
-    room = gm.room
-    ann = RoomSession(room, Actor.player("p1", "Ann"))
-    ann.act("join", name="Ann")
-    gm.act("save_character", data={"name": "Olaf", "owner": "p1", "cliches": [{"name": "Viking", "rating": 4}]})
-    gm.act("save_character", data={"name": "Pirate", "cliches": [{"name": "Pirate", "rating": 3}]})
-    olaf, pirate = room.characters
-    gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[pirate.uid])
+    gm, ann, room, olaf, pirate = brawl_in_room([[6, 6, 6, 6], [1, 1, 1], [6, 6, 6, 6], [1, 1]])
     gm.act("open_round")
     return gm, ann, room
 
@@ -87,29 +80,30 @@ def test_served_a_click_sent_before_the_page_showed_a_roll_is_refused_and_change
         ann_table = ContestTable(actions=ann_actions, lang="en")
     page_drawn(gm_doc)
     page_drawn(ann_doc)
-    seen = ann_actions._seen
-    assert isinstance(seen, SeenSeq) and seen in ann_doc.roots  # the page carries it
+    (seen,) = [r for r in ann_doc.roots if isinstance(r, SeenSeq)]  # the page carries it, once
+    assert isinstance(seen, SeenSeq) and seen in ann_doc.roots
+    gm_seen = next(r for r in gm_doc.roots if isinstance(r, SeenSeq))
     assert seen.shown == seen.ack == room.seq == ann_actions.seen_seq
     assert seen.js_property_callbacks["change:shown"]  # the browser confirms what it has shown
 
     with set_curdoc(ann_doc):  # Ann clicks "roll round 1" ...
-        click(ann_table._roll)
+        click(roll_button(Screen(ann_table)))
     assert room.contest.round == 1
     before = room.seq
     # ... and so does the GM, whose page still shows round 1: the server knows round 1 is rolled,
     # but the GM's browser has not shown it -- the click was made on round 1
     assert gm_actions.seq == before and gm_actions.seen_seq < before
     with set_curdoc(gm_doc):
-        click(gm_table._roll)
+        click(roll_button(Screen(gm_table)))
     assert room.contest.round == 1 and room.seq == before
-    assert gm_table._error.visible and "Round 1 was already rolled by Ann" in gm_table._error.object
+    assert Screen(gm_table).error and "Round 1 was already rolled by Ann" in Screen(gm_table).error
 
     run_ticks(gm_doc)  # the GM's page shows round 1 rolled ...
-    assert gm_actions._seen.shown == before and gm_actions.seen_seq < before
-    gm_actions._seen.ack = gm_actions._seen.shown  # ... once the browser says so (its callback)
+    assert gm_seen.shown == before and gm_actions.seen_seq < before
+    gm_seen.ack = gm_seen.shown  # ... once the browser says so (its callback)
     assert gm_actions.seen_seq == before
     with set_curdoc(gm_doc):
-        click(gm_table._roll)
+        click(roll_button(Screen(gm_table)))
     assert room.contest.round == 2
 
 

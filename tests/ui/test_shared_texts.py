@@ -12,6 +12,7 @@ from raisus_panel.ui._contest_text import dice_html
 from raisus_panel.ui._shared import _kept, once_per_change
 
 from .conftest import duel, room_for_two
+from .drivers import Screen
 from .test_contest_view import html
 
 
@@ -40,14 +41,14 @@ def test_spectator_views_of_one_contest_render_it_once_per_change_and_language(m
     # every view shows the state after the last change, in its own language
     assert len({html(v) for v in english}) == 1 and len({html(v) for v in korean}) == 1
     assert html(english[0]) != html(korean[0])
-    assert dice_html([6, 5, 1, 1]) in html(english[0]) and "Rolls 2 dice" in english[-1]._parts["sides"][1]
+    assert dice_html([6, 5, 1, 1]) in html(english[0]) and "Rolls 2 dice" in html(english[-1]).split("<div class=raisus-side>")[2]
     fresh = ContestView(actions=actions, lang="en")
     assert html(fresh) == html(english[0])  # a late page gets the same text, computed before
 
 
 def test_odds_of_one_contest_are_rated_and_written_once_per_change(monkeypatch):
     contest, actions, viking, pirate = duel(rolls=[[6, 5, 1, 1], [4, 4, 4]])
-    rated = []
+    rated = []  # counted where they are made (private functions): "once" shows nowhere else
     rate = live_odds._rate
     monkeypatch.setattr(live_odds, "_rate", lambda c: rated.append(c) or rate(c))
     written = counting(monkeypatch, LiveOdds, "_text_html")
@@ -56,7 +57,8 @@ def test_odds_of_one_contest_are_rated_and_written_once_per_change(monkeypatch):
     contest.choose(viking, "Viking")
     contest.choose(pirate, "Pirate")
     assert len(rated) == 3 and len(written) == 3
-    assert len({v._text.object for v in views}) == 1 and "%" in views[0]._text.object
+    words = [v.__panel__().objects[0].object for v in views]  # the odds in words, first in each view
+    assert len(set(words)) == 1 and "%" in words[0]
 
 
 def test_a_kept_result_is_for_the_very_state_it_was_made_from():
@@ -79,8 +81,8 @@ def test_the_presence_line_is_made_once_per_arrival_for_all_pages(monkeypatch):
     pages = [RoomPage(session=RoomSession(room, Actor.spectator()), lang="en", session_id=f"s{i}") for i in range(6)]
     # not served: each arrival redraws at once, but the line is made once per arrival, not per page
     assert len(people) <= 6 + 1
-    line = pages[0]._presence.object
-    assert "6 spectators" in line and all(p._presence.object == line for p in pages)
+    lines = [Screen(p).part("raisus-presence").object for p in pages]  # who is at the table
+    assert "6 spectators" in lines[0] and all(line == lines[0] for line in lines)
     for page in pages:
         page.session.disconnect(page.session_id)
         page.dispose()

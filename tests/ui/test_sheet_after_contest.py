@@ -7,22 +7,14 @@ forged draft is refused in place with the room's reason, changing nothing.
 
 from __future__ import annotations
 
-from raisus_panel.room import Actor, Room, RoomSession
-from raisus_panel.rules import ScriptedDice
 from raisus_panel.ui import Actions, CharacterSheet
 
-from .conftest import click
+from .conftest import brawl_in_room
+from .drivers import Sheet
 
 
 def after_a_contest():
-    gm = Room.local("Tavern", dice=ScriptedDice([[1, 1, 1, 1], [6, 6, 6]]))
-    room = gm.room
-    ann = RoomSession(room, Actor.player("p1", "Ann"))
-    ann.act("join", name="Ann")
-    gm.act("save_character", data={"name": "Olaf", "owner": "p1", "cliches": [{"name": "Viking", "rating": 4}]})
-    gm.act("save_character", data={"name": "Pirate", "cliches": [{"name": "Pirate", "rating": 3}]})
-    olaf, pirate = room.characters
-    gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[pirate.uid])
+    gm, ann, room, olaf, pirate = brawl_in_room([[1, 1, 1, 1], [6, 6, 6]])
     gm.act("roll_round")
     return gm, ann, room, olaf
 
@@ -30,22 +22,24 @@ def after_a_contest():
 def test_a_players_sheet_locks_the_dice_once_the_character_has_been_in_a_contest():
     gm, ann, room, olaf = after_a_contest()
     sheet = CharacterSheet(character=olaf, actions=Actions(ann), lang="en")
-    assert not sheet._locked_note.visible and not sheet._rows[0]["current"].disabled  # still in the contest
+    s = Sheet(sheet)
+    locked = "raisus-sheet-locked"
+    assert s.marked(locked) is None and not s.cliche(0, "current").disabled  # still in the contest
     gm.act("end_contest", outcome="Last orders")
     gm.act("close_contest")
-    row = sheet._rows[0]
-    assert row["current"].disabled and row["rating"].disabled and row["remove"].disabled and sheet._add.disabled
-    assert sheet._locked_note.visible and "Olaf has been in a contest" in sheet._locked_note.object
-    assert not sheet._name.disabled and not sheet._description.disabled
-    sheet._description.value = "Sore but proud"
-    click(sheet._save)
+    assert s.cliche(0, "current").disabled and s.cliche(0, "rating").disabled and s.cliche(0, "remove").disabled
+    assert not s.can_press(s.t("sheet.add_cliche"))
+    assert "Olaf has been in a contest" in s.marked(locked)
+    assert not s.textbox(s.t("sheet.name")).disabled and not s.textbox(s.t("sheet.description")).disabled
+    s.type(s.t("sheet.description"), "Sore but proud")
+    s.click(s.t("sheet.save"))
     assert olaf.description == "Sore but proud" and olaf.cliche("Viking").current == 3
     # a forged draft (a tampered page) is refused in place, and nothing changes
     seq = room.seq
-    sheet._rows[0]["current"].value = 4
-    assert sheet._save.disabled
+    s.cliche(0, "current").value = 4
+    assert s.save_button.disabled
     sheet.save()
-    assert sheet._error.visible and "only the GM changes its clichés and dice" in sheet._error.object
+    assert s.error and "only the GM changes its clichés and dice" in s.error
     assert olaf.cliche("Viking").current == 3 and room.seq == seq
 
 
@@ -53,10 +47,10 @@ def test_the_gms_sheet_keeps_everything_open():
     gm, ann, room, olaf = after_a_contest()
     gm.act("end_contest", outcome="Last orders")
     gm.act("close_contest")
-    sheet = CharacterSheet(character=olaf, actions=Actions(gm), lang="ko")
-    assert not sheet._locked_note.visible and not sheet._rows[0]["current"].disabled
-    sheet._rows[0]["current"].value = 4
-    click(sheet._save)
+    s = Sheet(CharacterSheet(character=olaf, actions=Actions(gm), lang="ko"))
+    assert s.marked("raisus-sheet-locked") is None and not s.cliche(0, "current").disabled
+    s.cliche(0, "current").value = 4
+    s.click(s.t("sheet.save"))
     assert olaf.cliche("Viking").current == 4
     last = room.log[-1]
     assert last["type"] == "character_updated" and last["actor"]["role"] == "gm"

@@ -5,12 +5,27 @@ from __future__ import annotations
 from raisus_panel.rules import Character, CharacterTeam, Contest, ScriptedDice
 from raisus_panel.ui import Actions, TeamBuilder
 
-from .conftest import click
+from .drivers import Screen
+
+
+class Builder(Screen):
+    """A team builder as a person sees it: tick the members, maybe pick a leader, press Form."""
+
+    def members(self, *names: str) -> None:
+        for name in names:
+            self.tick(self.t("team.members"), option=name)
+
+    def offered(self) -> list[str]:
+        return sorted(self.options(self.t("team.members"), role="choices"))
+
+    @property
+    def form(self):
+        return self.button(self.t("team.form"))
 
 
 def builder_for(side_a, side_b, rolls=(), **kwargs):
     contest = Contest("Fight", side_a, side_b, dice=ScriptedDice(rolls))
-    return contest, TeamBuilder(actions=Actions.local(contest), **kwargs)
+    return contest, Builder(TeamBuilder(actions=Actions.local(contest), **kwargs))
 
 
 def test_pool_make_up_and_inappropriate_members():
@@ -20,30 +35,31 @@ def test_pool_make_up_and_inappropriate_members():
     hairdresser = Character("Hairdresser", {"Hairdresser": 3})
     troll = Character("Troll", {"Troll": 6})
     contest, b = builder_for([knight, viking, squire, hairdresser], troll, lang="en")
-    b._members.value = [knight.uid, viking.uid, squire.uid, hairdresser.uid]
-    b._rows[hairdresser.uid]["appropriate"].value = False
-    html = b._preview.object
-    assert "Leader: Knight" in html and "Knight 4 + Viking + Squire = 6 dice" in html
-    assert not b._form.disabled
-    click(b._form)
+    b.members("Knight", "Viking", "Squire", "Hairdresser")
+    b.within("Hairdresser").tick(b.t("team.appropriate"), on=False)
+    assert b.shows("Leader: Knight") and b.shows("Knight 4 + Viking + Squire = 6 dice")
+    assert not b.form.disabled
+    b.click(b.t("team.form"))
     team = contest.sides[0][0]
     assert isinstance(team, CharacterTeam) and contest.pool(team.uid) == 6
-    assert "Knight 4 + Viking + Squire = 6 dice" in b._teams.object
+    assert b.shows("Knight 4 + Viking + Squire = 6 dice")  # now among the side's teams
 
 
 def test_a_leader_tie_asks_for_a_leader():
     knight = Character("Knight", {"Knight": 3})
     samurai = Character("Samurai", {"Samurai": 3})
     contest, b = builder_for([knight, samurai], Character("Ninja", {"Ninja": 4}), lang="en")
-    b._members.value = [knight.uid, samurai.uid]
-    assert b._leader.visible and b._form.disabled
-    assert "Leader tie" in b._preview.object
-    assert set(b._leader.options.values()) == {"", knight.uid, samurai.uid}
-    click(b._form)  # pressed anyway: the rules refuse, nothing changes
-    assert b._error.visible and len(contest.sides[0]) == 2
-    b._leader.value = samurai.uid
-    assert not b._form.disabled and "Samurai 3 + Knight = 4 dice" in b._preview.object
-    click(b._form)
+    b.members("Knight", "Samurai")
+    leader = b.t("team.leader")
+    assert b.has("select", leader) and b.form.disabled
+    assert b.shows("Leader tie")
+    options = b.options(leader)
+    assert len(options) == 3 and {"Knight", "Samurai"} <= set(options)
+    b.click(b.t("team.form"))  # pressed anyway: the rules refuse, nothing changes
+    assert b.error and len(contest.sides[0]) == 2
+    b.choose(leader, "Samurai")
+    assert not b.form.disabled and b.shows("Samurai 3 + Knight = 4 dice")
+    b.click(b.t("team.form"))
     team = contest.sides[0][0]
     assert team.leader is samurai and contest.pool(team.uid) == 4
 
@@ -51,17 +67,17 @@ def test_a_leader_tie_asks_for_a_leader():
 def test_a_team_of_one_is_not_offered():
     knight = Character("Knight", {"Knight": 3})
     contest, b = builder_for([knight, Character("Monk", {"Monk": 2})], Character("Ninja", {"Ninja": 4}))
-    b._members.value = [knight.uid]
-    assert b._form.disabled
+    b.members("Knight")
+    assert b.form.disabled
 
 
 def test_only_the_side_s_free_characters_are_offered():
     knight, viking = Character("Knight", {"Knight": 3}), Character("Viking", {"Viking": 2})
     ogre, troll = Character("Ogre", {"Ogre": 4}), Character("Troll", {"Troll": 3})
     contest, b = builder_for([knight, viking], [ogre, troll], side=1)
-    assert set(b._members.options.values()) == {ogre.uid, troll.uid}
-    b.side = 0
-    assert set(b._members.options.values()) == {knight.uid, viking.uid}
+    assert b.offered() == ["Ogre", "Troll"]
+    b.root.side = 0
+    assert b.offered() == ["Knight", "Viking"]
 
 
 def test_revenge_passes_to_the_re_formed_team():
@@ -72,16 +88,15 @@ def test_revenge_passes_to_the_re_formed_team():
     team = CharacterTeam([knight, viking, monk, squire], leader=knight)
     contest = Contest("Fight", team, troll, dice=ScriptedDice([[1] * 5, [2] * 6]))
     actions = Actions.local(contest)
-    b = TeamBuilder(actions=actions, lang="en")
+    b = Builder(TeamBuilder(actions=actions, lang="en"))
     actions.act("roll_round")
     actions.act("volunteer", member=knight.uid)
     assert viking.cliche("Viking").current == 1 and squire.cliche("Squire").current == 0
-    b._members.value = [viking.uid, monk.uid]
-    assert b._leader.visible  # Viking 1, Monk 1: a tie
-    b._leader.value = viking.uid
-    html = b._preview.object
-    assert "Revenge bonus armed" in html and "2×(Viking 1) + Monk = 3 dice" in html
-    click(b._form)
+    b.members("Viking", "Monk")
+    assert b.has("select", b.t("team.leader"))  # Viking 1, Monk 1: a tie
+    b.choose(b.t("team.leader"), "Viking")
+    assert b.shows("Revenge bonus armed") and b.shows("2×(Viking 1) + Monk = 3 dice")
+    b.click(b.t("team.form"))
     new = next(u for u in contest.sides[0] if isinstance(u, CharacterTeam))
     assert new.revenge and contest.pool(new.uid) == 3
 
@@ -92,7 +107,7 @@ def test_a_one_unit_side_shows_no_team_builder():
     contest = Contest("Fight", [knight, viking], ogre, dice=ScriptedDice([]))
     actions = Actions.local(contest)
     a, b = TeamBuilder(actions=actions, side=0, lang="en"), TeamBuilder(actions=actions, side=1, lang="en")
-    assert a._layout.visible and not b._layout.visible
+    assert Screen(a).texts() and not Screen(b).objects()  # the whole builder is hidden
 
 
 def test_a_player_is_offered_only_their_own_characters_and_told_why():
@@ -108,10 +123,11 @@ def test_a_player_is_offered_only_their_own_characters_and_told_why():
         gm.act("save_character", data={"name": name, "owner": owner, "cliches": [{"name": name, "rating": 3 if name == "Olaf" else 2}]})
     uids = {c.name: c.uid for c in gm.room.characters}
     gm.act("start_contest", name="Fight", side_a=[uids["Olaf"], uids["Ragna"], uids["Spy"]], side_b=[uids["Ogre"]])
-    mine = TeamBuilder(actions=Actions(ann), side=0, lang="en")
-    assert sorted(mine._members.options) == ["Olaf", "Ragna"]
-    assert mine._note.visible and "The GM can form a team with other players&#x27; characters and NPCs" in mine._note.object
-    theirs = TeamBuilder(actions=Actions(gm), side=0, lang="en")
-    assert sorted(theirs._members.options) == ["Olaf", "Ragna", "Spy"] and not theirs._note.visible
-    mine._members.value = [uids["Olaf"], uids["Ragna"]]
-    assert not mine._form.disabled  # two of her own: she may form it
+    note = "The GM can form a team with other players' characters and NPCs"
+    mine = Builder(TeamBuilder(actions=Actions(ann), side=0, lang="en"))
+    assert mine.offered() == ["Olaf", "Ragna"]
+    assert mine.shows(note)
+    theirs = Builder(TeamBuilder(actions=Actions(gm), side=0, lang="en"))
+    assert theirs.offered() == ["Olaf", "Ragna", "Spy"] and not theirs.shows(note)
+    mine.members("Olaf", "Ragna")
+    assert not mine.form.disabled  # two of her own: she may form it

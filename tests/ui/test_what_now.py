@@ -14,7 +14,8 @@ from raisus_panel.rules import Character, CharacterTeam, Contest, ScriptedDice
 from raisus_panel.ui import Actions, ContestTable, ContestView, WhatNow
 from raisus_panel.ui._base import esc
 
-from .conftest import click, confirm, duel, free_trio_vs_ogre, team_vs_ogre
+from .conftest import click, duel, free_trio_vs_ogre, team_vs_ogre
+from .drivers import Screen, roll_button
 
 ROLES = ("gm", "ann", "bob", "spectator")
 
@@ -50,24 +51,35 @@ class Table:
         return out
 
 
+def step_of(actions):
+    """The step a page on ``actions`` is told (a WhatNow of its own: the same line a page shows)."""
+    return WhatNow(actions=actions).step
+
+
 def agree(page, actions) -> tuple[str, str]:
     """The line a page shows, (English, Korean), held to the page's own buttons."""
-    what_now = page._what_now
-    step = what_now.step
+    s = Screen(page)
+    step = step_of(actions)
     english, korean = step.text("en"), step.text("ko")
     shown = step.text(page.language)
-    assert what_now.text == shown
-    assert esc(shown) in what_now._line.object and "raisus-what-now" in what_now._line.object
+    line = s.what_now_html()
+    assert line is not None and s.what_now.endswith(shown)
+    assert esc(shown) in line and "raisus-what-now" in line
     if step.mine:  # it asks for a command: the room takes it now
         assert actions.why_not_error(step.command, **step.args) is None, (step, english)
-        assert "raisus-what-now mine" in what_now._line.object and "▶" in what_now._line.object
+        assert "raisus-what-now mine" in line and "▶" in line
     else:
-        assert "mine" not in what_now._line.object and "▷" in what_now._line.object
+        assert "mine" not in line and "▷" in line
     waits = step.key.split(".")[1] in ("wait", "you", "watch")
     if isinstance(page, ContestTable) and actions.contest is not None and not step.mine and waits:
-        for button in (page._roll, page._exchange):  # it says wait: this page cannot roll
-            assert button.disabled or not button.visible, (step, english)
+        # it says wait: this page cannot roll (a button not shown cannot be pressed either)
+        for button in [roll_button(s), *s.buttons(s.t("contest.exchange"))]:
+            assert button is None or button.disabled, (step, english)
     return english, korean
+
+
+def page(table, role) -> Screen:
+    return Screen(table.pages[role])
 
 
 def duel_in_room(cliches_arin=None, cliches_mari=None, rolls=()):
@@ -99,9 +111,10 @@ def test_a_first_evening_with_no_characters_says_who_makes_them():
         "ann": MAKE, "bob": MAKE,
         "spectator": ("Nobody has a character yet: waiting for the players to make theirs.",
                       "아직 아무도 캐릭터가 없습니다. 플레이어들이 캐릭터를 만들 때까지 기다리는 중입니다.")}
-    step = table.pages["ann"]._what_now.step
+    step = step_of(table.actions["ann"])
     assert step.mine and step.command == "create_character"  # asks Ann to act: "▶", and the room would take it
-    assert table.pages["gm"]._what_now._line.visible and table.pages["gm"]._setup_box.visible
+    gm = page(table, "gm")
+    assert gm.what_now and gm.has("button", gm.t("contest.start"))
 
 
 def test_no_contest_yet():
@@ -111,7 +124,8 @@ def test_no_contest_yet():
     assert table.lines() == {
         "gm": ("Start a contest: pick both sides in the form below.", "대결을 시작하세요: 아래 양식에서 양편을 고르세요."),
         "ann": wait, "bob": MAKE, "spectator": wait}
-    assert table.pages["gm"]._what_now._line.visible and table.pages["gm"]._setup_box.visible
+    gm = page(table, "gm")
+    assert gm.what_now and gm.has("button", gm.t("contest.start"))
 
 
 def test_a_past_contest_names_the_contest_that_closed():
@@ -138,7 +152,7 @@ def test_setup_a_contest_just_started_with_nothing_to_choose():
         "ann": ("Waiting for the GM to open round 1.", "GM이 1라운드를 열 때까지 기다리는 중입니다."),
         "bob": WATCHING,
         "spectator": ("Round 1: waiting for the GM.", "1라운드: GM을 기다리고 있습니다.")}
-    assert table.pages["gm"]._open_round.visible and not table.pages["gm"]._open_round.disabled
+    assert page(table, "gm").can_press(page(table, "gm").t("contest.open_round"))
 
 
 def test_choosing_clichés_each_person_is_told_whose_choice_it_is():
@@ -150,14 +164,15 @@ def test_choosing_clichés_each_person_is_told_whose_choice_it_is():
     assert lines["bob"] == WATCHING
     assert lines["spectator"] == ("Waiting for a cliché to be chosen for 기사 아린.",
                                   "기사 아린이 쓸 클리셰를 고를 때까지 기다리는 중입니다.")
-    assert table.pages["ann"]._what_now.step.args == {"unit": arin.uid, "cliche": "기사"}
+    assert step_of(table.actions["ann"]).args == {"unit": arin.uid, "cliche": "기사"}
     table.gm.act("choose", unit=mari.uid, cliche="해적")
     lines = table.lines()
     assert lines["gm"] == ("Waiting for a cliché to be chosen for 기사 아린.",
                            "기사 아린이 쓸 클리셰를 고를 때까지 기다리는 중입니다.")
     assert lines["ann"][0] == "Your turn: choose a cliché for 기사 아린."
     # Ann picks in her page's picker: the line moves on, on every page
-    table.pages["ann"]._cards[arin.uid]["cliche"].value = "기사"
+    ann = page(table, "ann")
+    ann.card("기사 아린").choose(ann.t("contest.cliche"), "기사 (")
     assert table.lines()["ann"] == ("Waiting for the GM to open round 1.", "GM이 1라운드를 열 때까지 기다리는 중입니다.")
 
 
@@ -174,7 +189,8 @@ def test_inappropriate_clichés_wait_for_the_gms_approval():
                             "GM이 기사 아린의 부적합 클리셰 요리사를 승인할 때까지 기다리는 중입니다 (다른 클리셰를 골라도 됩니다).")
     assert lines["spectator"] == ("Waiting for the GM to approve 기사 아린's inappropriate cliché 요리사.",
                                   "GM이 기사 아린의 부적합 클리셰 요리사를 승인할 때까지 기다리는 중입니다.")
-    click(table.pages["gm"]._cards[arin.uid]["approve"])  # the GM's approve button
+    gm = page(table, "gm")
+    gm.card("기사 아린").click(gm.t("contest.approve"))  # the GM's approve button
     lines = table.lines()
     assert lines["gm"] == ("Approve 해적 마리's inappropriate cliché 검술, or ask for another.",
                            "해적 마리가 고른 부적합 클리셰 검술을 승인하거나, 다른 클리셰를 고르게 하세요.")
@@ -186,7 +202,7 @@ def test_inappropriate_clichés_wait_for_the_gms_approval():
 # -- rounds ----------------------------------------------------------------------------------------
 def test_round_not_open_then_open_then_rolled_by_the_player():
     table, arin, mari = duel_in_room(rolls=[[6, 5, 1, 1], [4, 4, 4]])
-    click(table.pages["gm"]._open_round)
+    page(table, "gm").click(page(table, "gm").t("contest.open_round"))
     assert table.lines() == {
         "gm": ("Round 1 is open: waiting for the players to roll it (or roll it yourself).",
                "1라운드가 열렸습니다. 플레이어가 굴릴 때까지 기다리는 중입니다 (직접 굴려도 됩니다)."),
@@ -194,8 +210,8 @@ def test_round_not_open_then_open_then_rolled_by_the_player():
         "bob": WATCHING,
         "spectator": ("Round 1 is open: waiting for the players to roll.",
                       "1라운드가 열렸습니다. 플레이어가 굴릴 때까지 기다리는 중입니다.")}
-    assert not table.pages["ann"]._roll.disabled
-    click(table.pages["ann"]._roll)
+    assert not roll_button(page(table, "ann")).disabled
+    click(roll_button(page(table, "ann")))
     lines = table.lines()
     assert lines["gm"][0] == "Open round 2 for the players, or roll it yourself."
     assert lines["ann"] == ("Waiting for the GM to open round 2.", "GM이 2라운드를 열 때까지 기다리는 중입니다.")
@@ -221,7 +237,7 @@ def test_exchanges_with_several_units_on_a_side():
     assert lines["gm"] == ("Open round 1 for the players, or pick attacker and target for an exchange yourself.",
                            "플레이어에게 1라운드를 열어 주세요. 직접 공격과 대상을 골라 맞붙게 해도 됩니다.")
     assert lines["ann"] == ("Waiting for the GM to open round 1.", "GM이 1라운드를 열 때까지 기다리는 중입니다.")
-    click(table.pages["gm"]._open_round)
+    page(table, "gm").click(page(table, "gm").t("contest.open_round"))
     lines = table.lines()
     assert lines["ann"] == ("Your turn: round 1 is open, pick attacker and target for an exchange.",
                             "내 차례: 1라운드가 열렸습니다. 공격과 대상을 골라 맞붙으세요.")
@@ -248,17 +264,18 @@ def test_a_unit_defeated_leaves_one_unit_a_side_and_the_rounds_are_rolled_again(
     assert contest.is_defeated(squire) and contest.status == "active"
     assert agree(table, actions)[0] == "Round 1: play another exchange, or end the round."
     click_exchange(table, knight, ogre)
-    click(table._end_round)
+    Screen(table).click(Screen(table).t("contest.end_round"))
     # Knight and Viking are still two units: exchanges go on
     assert agree(table, actions) == ("Round 2: pick attacker and target for the next exchange.",
                                      "2라운드: 다음 맞붙기의 공격과 대상을 고르세요.")
 
 
 def click_exchange(table, attacker, target):
-    table._attacker.value = attacker.uid
-    table._target.value = target.uid
-    click(table._exchange)
-    assert not table._error.visible, table._error.object
+    s = Screen(table)
+    s.choose(s.t("contest.attacker"), attacker.name)
+    s.choose(s.t("contest.target"), target.name)
+    s.click(s.t("contest.exchange"))
+    assert s.error is None, s.error
 
 
 def test_two_against_one_down_to_one_against_one_rolls_the_round():
@@ -272,7 +289,7 @@ def test_two_against_one_down_to_one_against_one_rolls_the_round():
     assert contest.is_defeated(b)
     assert agree(table, actions) == ("Round 1: play another exchange, or end the round.",
                                      "1라운드: 맞붙기를 더 하거나 라운드를 끝내세요.")
-    click(table._end_round)
+    Screen(table).click(Screen(table).t("contest.end_round"))
     # a notebook's table: nobody else rolls, the GM rolls the round itself
     assert agree(table, actions) == ("Roll round 2.", "2라운드를 굴리세요.")
 
@@ -301,22 +318,22 @@ def test_a_team_lost_the_round_a_member_may_volunteer_then_the_revenge_bonus():
                            "원정대가 라운드에서 졌습니다. 다음 라운드를 굴리기 전에 팀원 한 명이 대신 피해를 받겠다고 자원할 수 있습니다. "
                            "그대로 굴리면 아무도 자원하지 않은 것이 됩니다. 피해는 기사 아린이 받습니다.")
     # every page's roll button says that rolling on closes the window
-    assert table.pages["gm"]._roll.name == "No volunteer: roll round 2"
+    assert roll_button(page(table, "gm")).name == "No volunteer: roll round 2"
     assert lines["spectator"] == ("원정대 lost the round: a member may volunteer.",
                                   "원정대가 라운드에서 졌습니다. 팀원 한 명이 자원할 수 있습니다.")
     assert lines["bob"] == WATCHING
     # Ann presses a member's Volunteer button: the revenge bonus is armed for round 2
-    team = table.room.contest.sides[0][0]
-    click(table.pages["ann"]._cards[team.uid]["members"][tor.uid]["volunteer"])
-    assert not table.pages["ann"]._error.visible
+    ann = page(table, "ann")
+    ann.card("원정대").within(f"{tor.name} — ").click(ann.t("contest.volunteer"))
+    assert ann.error is None
     lines = table.lines()
     assert lines["gm"] == ("Open round 2 for the players, or roll it yourself. 원정대 rolls with the revenge bonus.",
                            "플레이어에게 2라운드를 열어 주세요. 직접 굴려도 됩니다. 원정대는 복수 보너스를 받고 굴립니다.")
     assert lines["ann"] == ("Waiting for the GM to open round 2.", "GM이 2라운드를 열 때까지 기다리는 중입니다.")
     assert lines["spectator"] == ("Round 2: waiting for the GM. 원정대 rolls with the revenge bonus.",
                                   "2라운드: GM을 기다리고 있습니다. 원정대는 복수 보너스를 받고 굴립니다.")
-    click(table.pages["gm"]._open_round)
-    click(table.pages["ann"]._roll)  # won with the bonus: it is used up, and no window opens
+    page(table, "gm").click(page(table, "gm").t("contest.open_round"))
+    click(roll_button(page(table, "ann")))  # won with the bonus: it is used up, and no window opens
     lines = table.lines()
     assert lines["ann"] == ("Waiting for the GM to open round 3.", "GM이 3라운드를 열 때까지 기다리는 중입니다.")
     assert "revenge" not in lines["gm"][0]
@@ -327,14 +344,15 @@ def test_the_notebook_table_volunteer_window_and_revenge():
         rolls=[[1] * 6, [2] * 8, [6, 6, 6, 6, 6, 1, 1, 1, 1], [3] * 8])
     table = ContestTable(actions=actions, lang="en")
     assert agree(table, actions) == ("Roll round 1.", "1라운드를 굴리세요.")
-    click(table._roll)
+    s = Screen(table)
+    click(roll_button(s))
     assert agree(table, actions)[0] == (f"{team.name} lost the round: a member may volunteer to take the hit "
                                         "before the next roll. Rolling on means nobody volunteered: Knight keeps "
                                         "the hit.")
-    assert table._roll.name == "No volunteer: roll round 2"
-    click(table._cards[team.uid]["members"][viking.uid]["volunteer"])
+    assert roll_button(s).name == "No volunteer: roll round 2"
+    s.card(team.name).within("Viking — ").click(s.t("contest.volunteer"))
     assert agree(table, actions)[0] == f"Roll round 2. {team.name} rolls with the revenge bonus."
-    assert table._roll.name == "Roll round 2"
+    assert roll_button(s).name == "Roll round 2"
 
 
 def test_a_leader_at_0_the_gm_is_told_what_rolling_on_does_before_pressing_it():
@@ -345,14 +363,15 @@ def test_a_leader_at_0_the_gm_is_told_what_rolling_on_does_before_pressing_it():
     contest = Contest("Ogre fight", team, Character("Ogre", {"Ogre": 3}), dice=ScriptedDice([[1, 1], [2, 2, 2]]))
     actions = Actions.local(contest)
     table = ContestTable(actions=actions, lang="en")
-    click(table._roll)
+    s = Screen(table)
+    click(roll_button(s))
     assert contest.status == "active" and contest.volunteer_window
     en, ko = agree(table, actions)
     assert en.endswith("Rolling on means nobody volunteered: Gunnar stays at 0, and "
                        f"{team.name} breaks up (each member loses 1).")
     assert "해체됩니다" in ko
-    assert table._roll.name == "No volunteer: roll round 2"
-    assert not table._cards[team.uid]["members"][monk.uid]["volunteer"].disabled  # Monk is offered it
+    assert roll_button(s).name == "No volunteer: roll round 2"
+    assert s.card(team.name).within("Brother Monk — ").can_press(s.t("contest.volunteer"))  # Monk is offered it
 
 
 # -- the end: fates, closing ----------------------------------------------------------------------
@@ -371,9 +390,10 @@ def test_contest_ended_the_winners_write_the_fates_then_the_gm_closes_it():
     # Bob, whose characters were not in it, is told what everyone watching is told, and that
     not_in = ("None of your characters was in this contest.", "이 대결에는 당신의 캐릭터가 없었습니다.")
     assert lines["bob"] == tuple(f"{w} {n}" for w, n in zip(wait, not_in))
-    row = table.pages["ann"]._fate_rows[mari.uid]
-    row["text"].value = "바다에 빠졌다"
-    click(row["decide"])
+    ann = page(table, "ann")
+    row = ann.within(ann.t("contest.fate"))
+    row.type(ann.t("contest.fate"), "바다에 빠졌다")
+    row.click(ann.t("contest.decide_fate"))
     lines = table.lines()
     assert lines["gm"] == ("Contest over: restore spent dice if you like, then close the contest.",
                            "대결이 끝났습니다. 필요하면 잃은 주사위를 회복시킨 뒤 대결을 닫으세요.")
@@ -382,8 +402,9 @@ def test_contest_ended_the_winners_write_the_fates_then_the_gm_closes_it():
     over = ("Contest over: 기사 아린 won.", "대결이 끝났습니다. 기사 아린이 이겼습니다.")
     assert lines["spectator"] == over
     assert lines["bob"] == tuple(f"{w} {n}" for w, n in zip(over, not_in))
-    click(table.pages["gm"]._close)
-    confirm(table.pages["gm"]._close_confirm)
+    gm = page(table, "gm")
+    gm.click(gm.t("contest.close"))
+    gm.confirm()
     assert table.room.contest is None
     assert table.lines()["ann"][0] == "결투 is closed: waiting for the GM to start the next contest."
 
@@ -414,18 +435,20 @@ def test_the_notebook_table_to_the_end():
     contest, actions, viking, pirate = duel(b=("Pirate", 1), rolls=[[1, 1, 1, 2], [6], [6, 6, 6], [1]])
     table = ContestTable(actions=actions, lang="en")
     assert agree(table, actions) == ("Roll round 1.", "1라운드를 굴리세요.")
-    assert not table._open_round.visible or not table._open_round.disabled
-    click(table._roll)
+    s = Screen(table)
+    open_round = s.buttons(s.t("contest.open_round"))
+    assert not open_round or not open_round[0].disabled
+    click(roll_button(s))
     assert agree(table, actions) == ("Roll round 2.", "2라운드를 굴리세요.")
-    click(table._roll)
+    click(roll_button(s))
     assert agree(table, actions) == ("Contest over: write the fate of Pirate.", "대결이 끝났습니다. Pirate의 운명을 쓰세요.")
-    row = table._fate_rows[pirate.uid]
-    row["text"].value = "Walks the plank"
-    click(row["decide"])
+    row = s.within(s.t("contest.fate"))
+    row.type(s.t("contest.fate"), "Walks the plank")
+    row.click(s.t("contest.decide_fate"))
     assert agree(table, actions) == ("Contest over: restore spent dice if you like, then close the contest.",
                                      "대결이 끝났습니다. 필요하면 잃은 주사위를 회복시킨 뒤 대결을 닫으세요.")
-    click(table._close)
-    confirm(table._close_confirm)
+    s.click(s.t("contest.close"))
+    s.confirm()
     assert agree(table, actions) == ("Brawl is closed: start the next contest in the form below.",
                                      "Brawl은 끝났습니다. 아래 양식에서 다음 대결을 시작하세요.")
 
@@ -437,13 +460,14 @@ def test_the_notebook_table_choosing_and_approving():
     actions = Actions.local(contest)
     table = ContestTable(actions=actions, lang="ko")
     assert agree(table, actions) == ("Choose a cliché for 요리사 보라.", "요리사 보라가 쓸 클리셰를 고르세요.")
-    assert table._what_now.text == "요리사 보라가 쓸 클리셰를 고르세요."  # the table's language
-    card = table._cards[cook.uid]
-    card["inappropriate"].value = True
-    card["cliche"].value = "칼질"
+    s = Screen(table)
+    assert s.what_now.endswith(": 요리사 보라가 쓸 클리셰를 고르세요.")  # the table's language
+    card = s.card("요리사 보라")
+    card.tick(s.t("contest.inappropriate"))
+    card.choose(s.t("contest.cliche"), "칼질")
     assert agree(table, actions) == ("Approve 요리사 보라's inappropriate cliché 칼질, or ask for another.",
                                      "요리사 보라가 고른 부적합 클리셰 칼질을 승인하거나, 다른 클리셰를 고르게 하세요.")
-    click(card["approve"])
+    card.click(s.t("contest.approve"))
     assert agree(table, actions) == ("Roll round 1.", "1라운드를 굴리세요.")
 
 
@@ -453,42 +477,45 @@ def test_the_line_follows_the_language_and_the_role_of_its_page():
     line = WhatNow(actions=table.actions["ann"], lang="ko")
     assert line.text == "GM이 1라운드를 열 때까지 기다리는 중입니다."
     line.lang = "en"
-    assert line.text == "Waiting for the GM to open round 1." and "What now" in line._line.object
+    assert line.text == "Waiting for the GM to open round 1." and "What now" in Screen(line).what_now
     line.actions = table.actions["gm"]
     assert line.text == "Open round 1 for the players, or roll it yourself."
     table.pages["ann"].lang = "ko"  # the table hands its language on to its line
-    assert table.pages["ann"]._what_now.text == "GM이 1라운드를 열 때까지 기다리는 중입니다."
-    assert "지금 할 일" in table.pages["ann"]._what_now._line.object
+    assert page(table, "ann").what_now.endswith(": GM이 1라운드를 열 때까지 기다리는 중입니다.")
+    assert "지금 할 일" in page(table, "ann").what_now
 
 
 def test_spectators_share_one_rendering_per_change():
     table, arin, mari = duel_in_room()
     other = ContestView(actions=Actions(RoomSession(table.room, Actor.spectator())), lang="en")
+    # an inside on purpose: that the pages share one string (made once per change) shows only there
     first = table.pages["spectator"]._what_now
     assert other._what_now._line.object is first._line.object  # the same string: made once
     table.gm.act("open_round", open=True)  # the round opens: not an event of the contest, still a change
-    assert other._what_now.text == first.text == "Round 1 is open: waiting for the players to roll."
+    assert Screen(other).what_now == page(table, "spectator").what_now
+    assert Screen(other).what_now.endswith(": Round 1 is open: waiting for the players to roll.")
 
 
 def test_disposing_the_table_disposes_its_line():
     table, arin, mari = duel_in_room()
-    page = table.pages["ann"]
-    page.dispose()
-    assert page._what_now._disposed and not page._what_now._watchers
+    ann = table.pages["ann"]
+    ann.dispose()
+    # an inside on purpose: a disposed line leaves no watcher behind, which no page shows
+    assert ann._what_now._disposed and not ann._what_now._watchers
 
 
 def test_a_refusal_the_line_has_no_words_for_is_said_as_the_roll_button_says_it():
     """A single-roll contest with two units on a side cannot be rolled: the line says why, in the very
     words of the disabled button's hint, in both languages."""
     from raisus_panel.i18n import translate
-    from raisus_panel.ui._base import hint
 
     a, b = Character("기사 아린", {"기사": 4}), Character("종자 도리", {"종자": 1})
     contest = Contest("한판", [a, b], Character("해적 마리", {"해적": 3}), single_roll=True, dice=ScriptedDice([]))
     actions = Actions.local(contest)
     table = ContestTable(actions=actions, lang="en")
     english, korean = agree(table, actions)
-    assert table._roll.disabled and english == f"Not yet: {hint(table._roll)}"
+    roll = roll_button(Screen(table))
+    assert roll.disabled and english == f"Not yet: {roll.title}"
     refusal = actions.why_not_error("roll_round")
     assert refusal.key == "error.contest.needs_exchanges"
     assert korean == f"아직은 안 됩니다: {translate(refusal, 'ko')}"
