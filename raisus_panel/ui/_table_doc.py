@@ -179,6 +179,7 @@ def table_document(actions, lang: str) -> dict[str, Any]:
     names = d.names(contest)
     doc.update({
         "contest": True, "name": contest.name, "status": f"{mode} · {status}", "round": contest.round,
+        "round_label": t("contest.round", n=contest.round) if contest.round else "",
         "ended": contest.status == "ended",
         "sides": [[u.uid for u in side] for side in contest.sides],
         "roll": _roll(contest, t), "result": _result(contest, t), "outcome": contest.outcome or "",

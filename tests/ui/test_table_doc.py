@@ -35,6 +35,7 @@ def test_the_document_shows_both_sides_as_token_cards_with_dice_and_the_chart():
     gm, spectator = siege()
     doc = table_document(spectator, "en")
     assert doc["name"] == "Siege" and doc["round"] == 0 and doc["roll"] is None
+    assert doc["round_label"] == ""  # no "vs 0" before the first roll
     team, ogre = (doc[f"u:{side[0]}"] for side in doc["sides"])
     assert team["team"] and team["leader"] == "Sir Knight"
     assert [m["name"] for m in team["members"].values()] == ["Sir Knight", "Viking", "Squire"]
@@ -46,6 +47,7 @@ def test_the_document_shows_both_sides_as_token_cards_with_dice_and_the_chart():
     gm.act("roll_round")
     doc = table_document(spectator, "en")
     assert doc["roll"]["round"] == 1 and doc["roll"]["verdict"].startswith("Round 1:")
+    assert doc["round_label"] == "Round 1" and table_document(spectator, "ko")["round_label"] == "1라운드"
     assert len(doc["points"]) == 2
     json.dumps(doc)  # JSON-ready
 
