@@ -585,25 +585,40 @@ class ComponentBase(pn.viewable.Viewer):
         if button.title != text:
             button.title = text
 
-    def _run(self, command: str, /, **args):
-        """Give a command; show a refusal in place (nothing changed) and return None, else the result."""
-        try:
-            result = self.actions.act(command, **args)
-        except OutcomeUnknown as exc:  # sent, answer lost: say so, and learn from the room's log which it was
-            self._show_unknown(exc)
+    def _run(self, command: str, /, *, then=None, **args):
+        """Give a command; show a refusal in place (nothing changed), else call ``then(result)``.
+
+        Served, the store's wait happens off the event loop (``Actions.act_in_order``): this returns
+        None at once, and the answer -- the refusal, "not known yet", or ``then`` -- comes later, on
+        the loop, in click order. Without a served page it all happens now and the result (None when
+        refused) is returned too. Put what follows an accepted command in ``then``.
+        """
+        outcome: dict[str, object] = {}
+
+        def answered(result, error) -> None:
+            outcome["result"] = self._answered(result, error, then)
+        self.actions.act_in_order(command, answered, **args)
+        return outcome.get("result")
+
+    def _answered(self, result, error, then):
+        """Show what came of a command given by :meth:`_run`; ``then(result)`` when it was accepted."""
+        if isinstance(error, OutcomeUnknown):  # sent, answer lost: say so, and learn from the room's log which it was
+            self._show_unknown(error)
             return None
-        except RuleError as exc:  # the room's PermissionDenied is one
-            self._show_error(exc)
+        if isinstance(error, RuleError):  # the room's PermissionDenied is one
+            self._show_error(error)
             # The controls the person just changed (a picker, a box) show what they asked for, which
             # the room does not hold: set from the room's state in the page's next batch, so that the
             # widget's value differs from the room's when it is set, and the change goes to the browser.
             self._schedule(self._refresh_now)
             return None
-        except Exception:
+        if error is not None:
             self._schedule(self._refresh_now)
-            raise
+            raise error
         # accepted: the room's change redraws every page, this one included
         self._clear_error()
+        if then is not None:
+            then(result)
         return result
 
     def _show_unknown(self, exc) -> None:
