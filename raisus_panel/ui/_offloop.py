@@ -25,7 +25,7 @@ from panel.io.state import set_curdoc
 
 from . import _batch
 
-__all__ = ["in_order", "waits"]
+__all__ = ["background", "in_order", "waits"]
 
 log = logging.getLogger(__name__)
 
@@ -98,3 +98,20 @@ async def _run(loop, doc, previous, work, answer) -> None:
         return
     # a closed page never runs its callbacks: its queue must not wait for ever
     await asyncio.wait([shown], timeout=30)
+
+
+def background(work: Callable[[], Any]) -> None:
+    """Run ``work()`` on a worker thread when asked on a running loop (nobody waits for it), else now.
+
+    For store work whose answer nobody shows: a closed page leaving the presence list.
+    """
+    if _loop() is None:
+        work()
+        return
+
+    def run() -> None:
+        try:
+            work()
+        except Exception:
+            log.exception("store work in the background failed")
+    _pool.submit(run)
