@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 
 import panel as pn
 from bokeh.core.properties import String
@@ -11,7 +12,7 @@ from bokeh.models import CustomJS
 
 from raisus_panel import i18n
 from raisus_panel.i18n import t
-from raisus_panel.room import PermissionDenied, Role, RoomRegistry, get_registry
+from raisus_panel.room import PermissionDenied, Role, RoomRegistry, StoreError, get_registry
 from raisus_panel.rules import RuleError
 from raisus_panel.ui.kit import ComponentBase, esc, schedule, served
 
@@ -61,15 +62,31 @@ def page_shell(registry: RoomRegistry, token: str):
     if not token:
         return Lobby(registry=registry, lang=page_language())
     stream = query_param("view") == "stream"  # read now: the page is built later, in a callback
-    shell = RoomLoader(open=lambda: open_link(registry, token), lang=page_language(),
+    shell = RoomLoader(open=lambda: open_link(registry, token, tries=OPEN_TRIES), lang=page_language(),
                        build=lambda opened: build_page(registry, token, opened, stream=stream))
     shell.load()
     return shell
 
 
-def open_link(registry: RoomRegistry, token: str) -> tuple:
+#: How often a served page tries to read its link while the store does not answer (a second apart):
+#: it says "loading the room…" meanwhile, on a worker, and opens once the store is back.
+OPEN_TRIES = 6
+
+
+def open_link(registry: RoomRegistry, token: str, *, tries: int = 1) -> tuple:
     """What opening ``token`` reads from the store (it may wait): ``("room", session, role)``,
-    ``("invite", room title)``, ``("refused", error)`` or ``("failed",)``."""
+    ``("invite", room title)``, ``("refused", error)`` or ``("failed",)``; up to ``tries`` times
+    while the store cannot be reached."""
+    for _ in range(tries - 1):
+        opened = _open_link(registry, token)
+        if not (opened[0] == "refused" and isinstance(opened[1], StoreError)
+                and getattr(opened[1], "key", None) == "error.store.unavailable"):
+            return opened
+        time.sleep(1.0)
+    return _open_link(registry, token)
+
+
+def _open_link(registry: RoomRegistry, token: str) -> tuple:
     try:
         room, role = registry.resolve(token)
         if role is Role.PLAYER:

@@ -119,6 +119,9 @@ class Actions(param.Parameterized):
         self._disposed = False
         self._seen = None
         self._acked = 0  # the seq this page's own last command left it on (see ``act``)
+        # (seq a run of this page's queued commands was clicked on, seq the run's last one made):
+        # touched only by the page's queued work, one item at a time (see ``act_in_order``)
+        self._chain = (-1, -1)
         doc = pn.state.curdoc
         if _batch.served(doc) and isinstance(doc, Document):
             self._doc = doc
@@ -246,9 +249,22 @@ class Actions(param.Parameterized):
         """
         seen, before = self._click(decided_on)
 
+        def work():
+            # Run after this page's earlier commands (one at a time, in order). A page that was up to
+            # date at the click is not behind its own earlier commands, queued before this one: what
+            # those made is what this click was decided on, as if each answer had come at once.
+            chained = seen
+            if seen == before and self._chain[0] == seen:
+                chained = self._chain[1]
+            events = self._session.act(command, seen_seq=chained, **args)
+            made = max((int(e.get("seq", 0)) for e in events if isinstance(e, dict)), default=0)
+            if seen == before and made:
+                self._chain = (seen, made)
+            return events
+
         def answered(events, error) -> None:
             answer(None, error) if error is not None else answer(self._answer(command, seen, before, events), None)
-        _offloop.in_order(self._doc_or_none, lambda: self._session.act(command, seen_seq=seen, **args), answered)
+        _offloop.in_order(self._doc_or_none, work, answered)
 
     @property
     def _doc_or_none(self):
