@@ -150,6 +150,7 @@ def test_two_quick_picks_on_a_slow_store_apply_in_click_order(redis_server, redi
     bob = new_page(f"{server.url}/dashboard?token={table['bob']}")
     select = picker(bob, "Olaf")
     expect(select).to_be_enabled(timeout=30_000)
+    start = len(log_of(room_of(redis_url, table["room_id"])))
     for rounds in range(3):  # a few times: the order must hold every time, not by luck
         shown = select.evaluate("s => s.options[s.selectedIndex]?.text ?? ''")
         others = [o for o in select.locator("option").all_text_contents() if not o.startswith("—") and o != shown]
@@ -160,16 +161,23 @@ def test_two_quick_picks_on_a_slow_store_apply_in_click_order(redis_server, redi
             select.select_option(label=second)
             bob.wait_for_timeout(800)
         deadline = time.monotonic() + 15
-        want = second.split(" (")[0]
+        names = [first.split(" (")[0], second.split(" (")[0]]
+        want = names[1]
         while time.monotonic() < deadline:
             room = room_of(redis_url, table["room_id"])
             chosen = room.contest.chosen(table["olaf"])
-            picks = [e for e in log_of(room) if e.get("command") == "choose"]
-            if chosen is not None and chosen.name == want and len(picks) == 2 * (rounds + 1):
+            picks = [e["event"]["cliche"] for e in log_of(room)[start:] if e.get("command") == "choose"]
+            if chosen is not None and chosen.name == want and picks and picks[-1] == want:
                 break
             time.sleep(0.2)
-        assert chosen is not None and chosen.name == want, (rounds, chosen)
-        assert len(picks) == 2 * (rounds + 1), picks  # both picks applied, each once
+        assert chosen is not None and chosen.name == want, (rounds, chosen, picks)
+        # in click order, each once; two changes of one picker that reach the server together may
+        # arrive as one (Panel sends a widget's latest value), never as the second then the first
+        assert picks in (names, names[1:]), (rounds, names, picks)
+        start = len(log_of(room))
+        # the page settles on the second pick too (each answer redraws the picker from the room, so
+        # it may show the first pick for a moment on its way there)
+        bob.wait_for_timeout(1500)
         expect(select).to_have_value(select.evaluate(
             f"s => [...s.options].find(o => o.text.startsWith({want!r}))?.value"))
 
