@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 
 import panel as pn
 from bokeh.core.properties import String
@@ -11,7 +12,7 @@ from bokeh.models import CustomJS
 
 from raisus_panel import i18n
 from raisus_panel.i18n import t
-from raisus_panel.room import PermissionDenied, Role, RoomRegistry, get_registry
+from raisus_panel.room import PermissionDenied, Role, RoomRegistry, StoreError, get_registry
 from raisus_panel.rules import RuleError
 from raisus_panel.ui.kit import ComponentBase, esc, schedule, served
 
@@ -19,6 +20,7 @@ from . import bounds, redact
 from .join import JoinPage
 from .keyboard import keyboard_tabs
 from .language import page_language
+from .loading import RoomLoader
 from .lobby import Lobby
 from .reconnect import lang_class, watch_connection
 from .room_page import RoomPage
@@ -46,32 +48,88 @@ CSS += """
 
 def page_for(registry: RoomRegistry, token: str):
     """The page for ``token``: the lobby without one, the join form for the players' invitation,
-    the room for a GM, spectator or personal player token, and a clear refusal for anything else."""
+    the room for a GM, spectator or personal player token, and a clear refusal for anything else.
+
+    Built at once, reading the store on this thread; a served page uses :func:`page_shell`.
+    """
     if not token:
         return Lobby(registry=registry, lang=page_language())
+    return build_page(registry, token, open_link(registry, token))
+
+
+def page_shell(registry: RoomRegistry, token: str):
+    """:func:`page_for`, served: the lobby, or "loading the room…" while a worker reads the link and the room."""
+    if not token:
+        return Lobby(registry=registry, lang=page_language())
+    view = query_param("view")  # read now: the page is built later, in a callback
+    shell = RoomLoader(open=lambda: open_link(registry, token, tries=OPEN_TRIES), lang=page_language(),
+                       build=lambda opened: build_page(registry, token, opened, view=view))
+    shell.load()
+    return shell
+
+
+#: How often a served page tries to read its link while the store does not answer (a second apart):
+#: it says "loading the room…" meanwhile, on a worker, and opens once the store is back.
+OPEN_TRIES = 6
+
+
+def open_link(registry: RoomRegistry, token: str, *, tries: int = 1) -> tuple:
+    """What opening ``token`` reads from the store (it may wait): ``("room", session, role)``,
+    ``("invite", room title)``, ``("refused", error)`` or ``("failed",)``; up to ``tries`` times
+    while the store cannot be reached."""
+    for _ in range(tries - 1):
+        opened = _open_link(registry, token)
+        if not (opened[0] == "refused" and isinstance(opened[1], StoreError)
+                and getattr(opened[1], "key", None) == "error.store.unavailable"):
+            return opened
+        time.sleep(1.0)
+    return _open_link(registry, token)
+
+
+def _open_link(registry: RoomRegistry, token: str) -> tuple:
     try:
         room, role = registry.resolve(token)
         if role is Role.PLAYER:
             try:
-                return RoomPage(registry.open_session(token))
+                return ("room", registry.open_session(token), role)
             except PermissionDenied:  # the invitation itself: join with a name first
-                holder = pn.Column(sizing_mode="stretch_width")
-                join = JoinPage(registry=registry, invite=token, lang=page_language(),
-                                on_joined=lambda session, _: holder.__setitem__(
-                                    slice(None), [RoomPage(session, lang=join.language)]))
-                holder[:] = [join]
-                return holder
-        session = registry.open_session(token)
+                return ("invite", room.title)
+        return ("room", registry.open_session(token), role)
+    except RuleError as exc:
+        return ("refused", exc)
+    except Exception:  # a bug or a store failure: the details go to the log, never to the browser
+        log.exception("could not open a link's page")
+        return ("failed",)
+
+
+def build_page(registry: RoomRegistry, token: str, opened: tuple, *, view: str | None = None):
+    """The page for what :func:`open_link` read (no store read here: it runs on the event loop)."""
+    if opened[0] == "room":
+        _, session, role = opened
+        if view is None:
+            view = query_param("view")
         # the stream view is a spectator's (a GM or player page keeps its controls)
         # ?view=table (and table-stream): a spectator's table drawn in the browser (ui/table_view.py)
-        view = query_param("view")
         watcher = role is Role.SPECTATOR
         return RoomPage(session, stream=watcher and view in ("stream", "table-stream"),
                         table_view=watcher and view in ("table", "table-stream"))
-    except RuleError as exc:  # heading and reason in one language: the page's (?lang=) or the server's
+    if opened[0] == "invite":
+        holder = pn.Column(sizing_mode="stretch_width")
+        join = JoinPage(registry=registry, invite=token, title=opened[1], lang=page_language(),
+                        on_joined=lambda session, _: holder.__setitem__(
+                            slice(None), [RoomPage(session, lang=join.language)]))
+        holder[:] = [join]
+        return holder
+    if opened[0] == "refused":  # heading and reason in one language: the page's (?lang=) or the server's
         lang = query_param("lang") if query_param("lang") in i18n.LANGUAGES else i18n.settings.lang
-        return pn.pane.Alert(f"**{esc(t('dashboard.refused', lang))}** {esc(i18n.translate(exc, lang))}",
+        return pn.pane.Alert(f"**{esc(t('dashboard.refused', lang))}** {esc(i18n.translate(opened[1], lang))}",
                              alert_type="danger", css_classes=["raisus-refused"])
+    return failed_page()
+
+
+def failed_page():
+    """What a page shows when it could not be built (the details are in the log)."""
+    return pn.pane.Alert(f"**{esc(t('dashboard.failed'))}**", alert_type="danger", css_classes=["raisus-failed"])
 
 
 def _page_template():
@@ -164,10 +222,11 @@ def create_app(registry: RoomRegistry | None = None):
         if verdict != bounds.PAGE:
             page = bounds.refusal_page(busy, page_language() or i18n.settings.lang)
         else:
-            page = page_for(registry or get_registry(store_url(), limits=limits()), query_param("token"))
+            # the store is read on a worker, never on the event loop every page shares
+            page = page_shell(registry or get_registry(store_url(), limits=limits()), query_param("token"))
     except Exception:  # a bug or a store failure: the details go to the log, never to the browser
         log.exception("could not build a page")
-        page = pn.pane.Alert(f"**{esc(t('dashboard.failed'))}**", alert_type="danger", css_classes=["raisus-failed"])
+        page = failed_page()
     lang = page.language if isinstance(page, ComponentBase) else page_language() or i18n.settings.lang
     root = pn.Column(page, sizing_mode="stretch_width", styles={"max-width": "1400px", "margin": "0 auto"},
                      css_classes=[lang_class(lang)])

@@ -28,6 +28,9 @@ class JoinPage(ComponentBase):
 
     personal_link = param.String(default="", doc="""The joined player's personal link.""")
 
+    title = param.String(default="", doc="""
+        The room's title, read with the invitation when the page was opened (never on the event loop).""")
+
     def _build(self) -> None:
         self._heading = HTML(sizing_mode="stretch_width")
         self._name = pn.widgets.TextInput(max_length=80, width=260)
@@ -39,21 +42,30 @@ class JoinPage(ComponentBase):
                                  sizing_mode="stretch_width", css_classes=["raisus-join"])
 
     def _relabel(self) -> None:
-        try:
-            title = self.registry.resolve(self.invite)[0].title
-        except Exception:
-            title = ""
-        self._heading.object = (f"<h2>{esc(self._t('dashboard.join.title', room=title))}</h2>"
+        self._heading.object = (f"<h2>{esc(self._t('dashboard.join.title', room=self.title))}</h2>"
                                 f"<p>{esc(self._t('dashboard.join.intro'))}</p>")
         self._name.param.update(name=self._t("dashboard.join.name"), placeholder=self._t("dashboard.join.name"))
         self._join.name = self._t("dashboard.join.button")
 
     def _do_join(self) -> None:
-        try:
-            session, token = self.registry.join(self.invite, self._name.value)
-        except Exception as exc:
-            self._show_error(exc)
-            return
+        name = self._name.value  # what was typed at the click: the join itself waits on the store
+        # any failure is shown in place (a store problem too), never a traceback on the page
+        self._call(lambda: self.registry.join(self.invite, name), self._joined, settle=self._settle,
+                   refuse=Exception)
+
+    def _settle(self, unknown, callback) -> None:
+        """Whether the join whose store answer was lost is in the room's log (``Room.settle``)."""
+        self.registry.get(unknown.room_id).settle(unknown, callback)
+
+    def _settled_key(self, saved) -> tuple[str, str]:
+        # a join that landed after all made the player, but their personal link was never written
+        if saved is True:
+            return "dashboard.join.saved_no_link", "warning"
+        return super()._settled_key(saved)
+
+    def _joined(self, joined) -> None:
+        session, token = joined
+        self._clear_error()
         self.personal_link = f"{app_base_url()}?token={token}"
         if pn.state.location is not None:
             pn.state.location.search = f"?token={token}"

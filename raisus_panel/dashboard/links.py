@@ -87,10 +87,18 @@ class LinkManager(ComponentBase):
         return self.session.registry
 
     def _load_revoked(self) -> None:
-        try:
-            self._revoked = self._registry.revoked_players(self.session.room.room_id)
-        except Exception:  # the list only marks who was removed: never break the tab for it
-            self._revoked = set()
+        self._revoked = set()  # until read: the list only marks who was removed
+
+        def read():
+            try:
+                return self._registry.revoked_players(self.session.room.room_id)
+            except Exception:  # never break the tab for it
+                return set()
+
+        def got(revoked) -> None:
+            self._revoked = set(revoked)
+            self._show_players()
+        self._call(read, got, refuse=())  # a store read: off the event loop when served
 
     def _on_characters(self, *_) -> None:
         self._schedule(self._show_hand)
@@ -124,23 +132,21 @@ class LinkManager(ComponentBase):
     def _base(self) -> str:
         return self.base_url or app_base_url()
 
+    # Each action's store work runs off the event loop, in this page's order (``_call``); a refusal
+    # or a store problem is shown in place, and what follows a success runs back on the page.
     def _do_reissue(self) -> None:
-        try:
-            tokens = self._registry.reissue_links(self.session)
-        except Exception as exc:  # a refusal (not the GM any more) or a store problem
-            self._show_error(exc)
-            return
+        self._call(lambda: self._registry.reissue_links(self.session), self._reissued, refuse=Exception)
+
+    def _reissued(self, tokens) -> None:
         links = RoomLinks(self.session.room.room_id, "", tokens["player"], tokens["spectator"])
         self._clear_error()
         self._shown_links = ("reissued", {role: links.url(role, self._base()) for role in ("player", "spectator")})
         self._show_fresh()
 
     def _do_replace(self) -> None:
-        try:
-            token = self._registry.replace_gm_link(self.session)
-        except Exception as exc:
-            self._show_error(exc)
-            return
+        self._call(lambda: self._registry.replace_gm_link(self.session), self._replaced, refuse=Exception)
+
+    def _replaced(self, token) -> None:
         links = RoomLinks(self.session.room.room_id, token, "", "")
         self._clear_error()
         self._shown_links = ("replaced_gm", {"gm": links.url("gm", self._base())})
@@ -152,11 +158,10 @@ class LinkManager(ComponentBase):
 
     def _do_personal(self, player_id: str) -> None:
         name = self.session.room.players.get(player_id, player_id)
-        try:
-            token = self._registry.reissue_player_link(self.session, player_id)
-        except Exception as exc:
-            self._show_error(exc)
-            return
+        self._call(lambda: self._registry.reissue_player_link(self.session, player_id),
+                   lambda token: self._personal_made(player_id, name, token), refuse=Exception)
+
+    def _personal_made(self, player_id: str, name: str, token: str) -> None:
         self._clear_error()
         self._revoked.discard(player_id)
         self._notice = None
@@ -169,24 +174,21 @@ class LinkManager(ComponentBase):
 
     def _do_hand(self) -> None:
         uid, owner = self._hand_char.value, self._hand_to.value
-        try:
-            self.actions.act("update_character", uid=uid, owner=owner or "")
-        except Exception as exc:  # refused (a contest holds it, the same owner): the reason is shown
-            self._show_error(exc)
-            return
-        self._clear_error()
-        char = self.actions.character(uid)
-        to = self.session.room.players.get(owner, "") if owner else self._t("dashboard.npc")
-        self._notice = ("dashboard.links.handed", {"name": char.name if char else uid, "to": to})
-        self._info.param.update(object=md_esc(self._t(self._notice[0], **self._notice[1])), visible=True)
+
+        def handed(_) -> None:
+            char = self.actions.character(uid)
+            to = self.session.room.players.get(owner, "") if owner else self._t("dashboard.npc")
+            self._notice = ("dashboard.links.handed", {"name": char.name if char else uid, "to": to})
+            self._info.param.update(object=md_esc(self._t(self._notice[0], **self._notice[1])), visible=True)
+        # a room command: refused (a contest holds it, the same owner) shows the reason; not known yet, then settled
+        self._run("update_character", uid=uid, owner=owner or "", then=handed)
 
     def _do_revoke(self, player_id: str) -> None:
         name = self.session.room.players.get(player_id, player_id)
-        try:
-            self._registry.revoke_player(self.session, player_id)
-        except Exception as exc:
-            self._show_error(exc)
-            return
+        self._call(lambda: self._registry.revoke_player(self.session, player_id),
+                   lambda _: self._revoked_one(player_id, name), refuse=Exception)
+
+    def _revoked_one(self, player_id: str, name: str) -> None:
         self._clear_error()
         self._revoked.add(player_id)
         self._notice = ("dashboard.links.revoked", {"name": name})

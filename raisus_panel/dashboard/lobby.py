@@ -78,26 +78,24 @@ class Lobby(ComponentBase):
         if event.new:
             self._show_error(too_large(int(event.new.get("size", 0)), self.registry.limits.max_upload_bytes))
 
+    # Creating and importing write to the store: off the event loop when served (``_call``), in
+    # this page's order; a refusal from bad input or a store problem is shown in place.
     def _make_room(self) -> None:
-        try:
-            room, links = self.registry.create_room(self._title.value or self._t("dashboard.lobby.default_title"),
-                                                    gm_name=self._gm_name.value or "GM", client=client_address())
-        except Exception as exc:  # a RuleError from bad input, or a store problem
-            self._show_error(exc)
-            return
-        self._clear_error()
-        self._publish_links(links)
+        title = self._title.value or self._t("dashboard.lobby.default_title")
+        gm_name, client = self._gm_name.value or "GM", client_address()  # what the page held at the click
+        self._call(lambda: self.registry.create_room(title, gm_name=gm_name, client=client), self._made,
+                   refuse=Exception)
 
     def _import_room(self) -> None:
         if not self._file.value:
             self._show_error(ValueError(self._t("dashboard.lobby.no_file")))
             return
-        try:
-            room, links = self.registry.import_room(self._file.value, gm_name=self._gm_name.value or "GM",
-                                                    client=client_address())
-        except Exception as exc:
-            self._show_error(exc)
-            return
+        text, gm_name, client = self._file.value, self._gm_name.value or "GM", client_address()
+        self._call(lambda: self.registry.import_room(text, gm_name=gm_name, client=client), self._made,
+                   refuse=Exception)
+
+    def _made(self, made) -> None:
+        _, links = made
         self._clear_error()
         self._publish_links(links)
 

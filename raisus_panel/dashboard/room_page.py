@@ -13,7 +13,7 @@ from raisus_panel.room import RoomSession
 from raisus_panel.ui import (ActionCheckPanel, Actions, CharacterSheet, ContestTable, ContestView, FairDice,
                              LiveOdds, PastContests, RoundLog, ScoreChart, TableView)
 from raisus_panel.room.commands import name_key
-from raisus_panel.ui.kit import (HTML, TABS_CSS, ComponentBase, esc, md_esc, once_per_change, schedule_every, served,
+from raisus_panel.ui.kit import (HTML, TABS_CSS, ComponentBase, background, esc, md_esc, once_per_change, schedule_every, served,
                                  set_objects, style, wrap)
 
 from .links import WARNING_CSS, LinkManager
@@ -146,8 +146,8 @@ class RoomPage(ComponentBase):
         self._stop_status = session.room.store.on_status(lambda available: self._schedule(self._show_connection))
         if self._doc is not None and getattr(self._doc, "session_context", None) is not None:
             self.session_id = self.session_id or self._doc.session_context.id
-        if self.session_id:
-            session.connect(self.session_id)
+        if self.session_id:  # written to the store: on a worker, never on the event loop
+            self._call(lambda: session.connect(self.session_id), refuse=())
         # a page opened with a link the GM revoked or replaced closes, saying why (room/registry.py)
         on_close = getattr(session, "on_close", None)
         self._stop_closing = on_close(lambda reason: self._schedule(self._close, reason)) if on_close else None
@@ -408,8 +408,9 @@ class RoomPage(ComponentBase):
         if hasattr(self.actions, "dispose"):
             self.actions.dispose()
         super().dispose()
-        if leaving:
-            self.session.disconnect(self.session_id)
+        if leaving:  # the store's write waits on a worker: the loop serves the other pages meanwhile
+            session, session_id = self.session, self.session_id
+            background(lambda: session.disconnect(session_id))
 
     def __panel__(self):
         return self._layout

@@ -25,7 +25,7 @@ from raisus_panel.i18n import LANGUAGES
 from raisus_panel.room import OutcomeUnknown
 from raisus_panel.rules import RuleError
 
-from . import _batch
+from . import _batch, _offloop
 from .actions import Actions
 
 #: ASCII punctuation, which Markdown lets a backslash escape, except the ``&`` and ``;`` of the entities
@@ -585,38 +585,75 @@ class ComponentBase(pn.viewable.Viewer):
         if button.title != text:
             button.title = text
 
-    def _run(self, command: str, /, **args):
-        """Give a command; show a refusal in place (nothing changed) and return None, else the result."""
-        try:
-            result = self.actions.act(command, **args)
-        except OutcomeUnknown as exc:  # sent, answer lost: say so, and learn from the room's log which it was
-            self._show_unknown(exc)
+    def _run(self, command: str, /, *, then=None, **args):
+        """Give a command; show a refusal in place (nothing changed), else call ``then(result)``.
+
+        Served, the store's wait happens off the event loop (``Actions.act_in_order``): this returns
+        None at once, and the answer -- the refusal, "not known yet", or ``then`` -- comes later, on
+        the loop, in click order. Without a served page it all happens now and the result (None when
+        refused) is returned too. Put what follows an accepted command in ``then``.
+        """
+        outcome: dict[str, object] = {}
+
+        def answered(result, error) -> None:
+            outcome["result"] = self._answered(result, error, then)
+        self.actions.act_in_order(command, answered, **args)
+        return outcome.get("result")
+
+    def _call(self, work, then=None, *, settle=None, refuse: type[BaseException] = RuleError):
+        """Run ``work()`` -- store work that may wait, not a room command -- as :meth:`_run` gives one.
+
+        Served, on a worker thread in this page's order, answered on the loop; elsewhere now. A
+        ``refuse`` error is shown in place; an :class:`~raisus_panel.room.OutcomeUnknown` says "not
+        known yet" until ``settle(unknown, callback)`` (``Room.settle`` of the room it wrote to)
+        learns from the room's log what came of it; else ``then(result)``. Returns what :meth:`_run` does.
+        """
+        outcome: dict[str, object] = {}
+
+        def answered(result, error) -> None:
+            outcome["result"] = self._answered(result, error, then, settle=settle, refuse=refuse)
+        _offloop.in_order(self._doc, work, answered)
+        return outcome.get("result")
+
+    def _answered(self, result, error, then, *, settle=None, refuse: type[BaseException] = RuleError):
+        """Show what came of a command given by :meth:`_run`; ``then(result)`` when it was accepted."""
+        if isinstance(error, OutcomeUnknown):  # sent, answer lost: say so, and learn from the room's log which it was
+            self._show_unknown(error, settle)
             return None
-        except RuleError as exc:  # the room's PermissionDenied is one
-            self._show_error(exc)
+        if isinstance(error, refuse):  # the room's PermissionDenied is one
+            self._show_error(error)
             # The controls the person just changed (a picker, a box) show what they asked for, which
             # the room does not hold: set from the room's state in the page's next batch, so that the
             # widget's value differs from the room's when it is set, and the change goes to the browser.
             self._schedule(self._refresh_now)
             return None
-        except Exception:
+        if error is not None:
             self._schedule(self._refresh_now)
-            raise
+            raise error
         # accepted: the room's change redraws every page, this one included
         self._clear_error()
+        if then is not None:
+            then(result)
         return result
 
-    def _show_unknown(self, exc) -> None:
-        """"Not known yet: checking", in place, until the room's log says whether the command was saved."""
+    def _show_unknown(self, exc, settle=None) -> None:
+        """"Not known yet: checking", in place, until the room's log says whether the command was saved.
+
+        ``settle`` asks the log (``Room.settle``); the adapter's room's when None.
+        """
         self._error.param.update(object=md_esc(self._explain(exc)), alert_type="warning", visible=True)
         shown = self._error.object
-        self.actions.settle(exc, lambda saved: self._schedule(self._show_settled, saved, shown))
+        (settle or self.actions.settle)(exc, lambda saved: self._schedule(self._show_settled, saved, shown))
+
+    def _settled_key(self, saved) -> tuple[str, str]:
+        """The catalog key and the alert kind that say what came of a command not known at first."""
+        return {True: ("outcome.saved", "success"), False: ("outcome.not_saved", "danger")}.get(
+            saved, ("outcome.still_unknown", "warning"))
 
     def _show_settled(self, saved, asked: str) -> None:
         if self._error.object != asked:  # something newer is shown there already
             return
-        key, kind = {True: ("outcome.saved", "success"), False: ("outcome.not_saved", "danger")}.get(
-            saved, ("outcome.still_unknown", "warning"))
+        key, kind = self._settled_key(saved)
         self._error.param.update(object=md_esc(self._t(key)), alert_type=kind, visible=True)
 
     def _show_error(self, exc) -> None:

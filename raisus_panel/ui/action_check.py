@@ -263,10 +263,9 @@ class ActionCheckPanel(ComponentBase):
         if not self._character.value or not self._cliche.value:
             self._show_error(RuleError(self._t("check.pick_first")))
             return None
-        result = self._run("action_check", **self.check_args())
-        if result is not None:
+        def rolled(result) -> None:
             self.result = dict(result)
             # one check's circumstances: a leftover adjustment or "automatic" would silently change the next
             self._adjustment.value = 0
             self._automatic.value = False
-        return result
+        return self._run("action_check", **self.check_args(), then=rolled)

@@ -35,7 +35,7 @@ from raisus_panel.room import LocalRoom, RoomSession
 from raisus_panel.rules import Character, Contest, CharacterTeam, RuleError
 from raisus_panel.rules.dice import DiceSource
 
-from . import _batch
+from . import _batch, _offloop
 from . import _derive as d
 
 __all__ = ["Actions"]
@@ -119,6 +119,9 @@ class Actions(param.Parameterized):
         self._disposed = False
         self._seen = None
         self._acked = 0  # the seq this page's own last command left it on (see ``act``)
+        # (seq a run of this page's queued commands was clicked on, seq the run's last one made):
+        # touched only by the page's queued work, one item at a time (see ``act_in_order``)
+        self._chain = (-1, -1)
         doc = pn.state.curdoc
         if _batch.served(doc) and isinstance(doc, Document):
             self._doc = doc
@@ -232,17 +235,60 @@ class Actions(param.Parameterized):
         Returns the saved character for ``save_character``, the check's record for
         ``action_check``, else the room's new events.
         """
+        seen, before = self._click(decided_on)
+        events = self._session.act(command, seen_seq=seen, **args)
+        return self._answer(command, seen, before, events)
+
+    def act_in_order(self, command: str, /, answer, *, decided_on: int | None = None, **args) -> None:
+        """Give ``command`` as :meth:`act` does, and call ``answer(result, None)`` or ``answer(None, error)``.
+
+        Served, the store's wait happens on a worker thread, never on the event loop, and this
+        page's commands apply in the order they were given (``ui/_offloop.py``): the state the page
+        showed is taken now, at the click; ``answer`` runs later, on the loop, as this page.
+        Elsewhere (a notebook, a test) all of it happens now.
+        """
+        seen, before = self._click(decided_on)
+
+        def work():
+            # Run after this page's earlier commands (one at a time, in order). A page that was up to
+            # date at the click is not behind its own earlier commands, queued before this one: what
+            # those made is what this click was decided on, as if each answer had come at once.
+            chained = seen
+            if seen == before and self._chain[0] == seen:
+                chained = self._chain[1]
+            events = self._session.act(command, seen_seq=chained, **args)
+            made = max((int(e.get("seq", 0)) for e in events if isinstance(e, dict)), default=0)
+            if seen == before and made:
+                self._chain = (seen, made)
+            return events
+
+        def answered(events, error) -> None:
+            answer(None, error) if error is not None else answer(self._answer(command, seen, before, events), None)
+        _offloop.in_order(self._doc_or_none, work, answered)
+
+    @property
+    def _doc_or_none(self):
+        return getattr(self, "_doc", None)
+
+    def _click(self, decided_on: int | None) -> tuple[int, int]:
+        """The state a command is decided on (what the page showed, or the older ``decided_on``) and the seq now."""
         seen, before = self.seen_seq, self.seq
         if decided_on is not None:
             seen = min(seen, decided_on)
-        events = self._session.act(command, seen_seq=seen, **args)
+        return seen, before
+
+    def _answer(self, command: str, seen: int, before: int, events: list):
+        """What :meth:`act` returns for ``command``'s saved ``events``, and the page's own seq kept."""
         if self._seen is not None and seen == before:
             # The page was up to date, and what it asked for is now the room's state: its own command
             # does not leave it behind (a served script giving two commands in a row, before its page
             # has even connected, gives the second on the state the first made).
             # Kept here, not set on the page's Bokeh model: a click is processed outside the page's
             # document lock (Panel's change callbacks), where changing a raw Bokeh model raises.
-            self._acked = max(self._acked, self.seq)
+            # The state its own command made (its last event), not ``seq`` now: served, the answer is
+            # read later, and another person's command may have landed since.
+            made = max((int(e.get("seq", 0)) for e in events if isinstance(e, dict)), default=0)
+            self._acked = max(self._acked, made or self.seq)
         if command == "action_check":  # the room's record of it, as ``checks`` holds it
             seq = next(e["seq"] for e in events if e["type"] == "action_checked")
             return next(c for c in self._session.checks if c["seq"] == seq)

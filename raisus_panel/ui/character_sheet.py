@@ -281,15 +281,14 @@ class CharacterSheet(ComponentBase):
         """Check the draft and send it as ``save_character``; returns the saved character or None."""
         if self._validate() is None:
             return None
-        saved = self._run("save_character", data=self.draft())
-        if saved is not None:
+        def done(saved) -> None:
             self._dirty = False
             if saved is self.character:
                 self._load(saved)
             else:
                 self.character = saved
             self._info.param.update(object=self._t("sheet.saved"), visible=True)
-        return saved
+        return self._run("save_character", data=self.draft(), then=done)
 
     def new(self) -> None:
         """Empty the form for a new character."""

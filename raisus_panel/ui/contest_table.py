@@ -622,10 +622,10 @@ class ContestTable(ComponentBase):
         """Send the fate typed for ``character`` (a uid) as ``decide_fate``."""
         row = self._fate_rows.get(character)
         typed = row["text"].value if row else ""
-        result = self._run("decide_fate", character=character, text=typed)
-        if result is not None and row:
-            row["text"].value = ""
-        return result
+        def sent(_) -> None:
+            if row:
+                row["text"].value = ""
+        return self._run("decide_fate", character=character, text=typed, then=sent)
 
     def recover(self):
         """Send ``recover`` for the picked character and cliché (all, or the amount given)."""
@@ -641,10 +641,9 @@ class ContestTable(ComponentBase):
         if set(args["side_a"]) & set(args["side_b"]):
             self._show_error(RuleError(self._t("contest.both_sides")))
             return None
-        result = self._run("start_contest", **args)
-        if result is not None:  # the next contest starts from an empty form
+        def started(_) -> None:  # the next contest starts from an empty form
             for box in self._setup_sides:
                 box.value = []
             self._setup_name.value = ""
             self._setup_single.value = False
-        return result
+        return self._run("start_contest", **args, then=started)

@@ -169,12 +169,14 @@ class FairDice(ComponentBase):
                 or committed["commitment"] in self._auto or self._mixed_in()):
             return
         self._auto.add(committed["commitment"])
-        try:
-            self.actions.act("set_client_seed", seed=seed)
-        except RuleError:
-            pass  # too late for this commitment: the button says why, the next contest takes it
+
+        def answered(_, error) -> None:
+            # a refusal: too late for this commitment; the button says why, the next contest takes it
+            if error is not None and not isinstance(error, RuleError):
+                raise error
+        self.actions.act_in_order("set_client_seed", answered, seed=seed)
 
     def _set_seed(self) -> None:
         seed = (self._seed.value_input or self._seed.value or "").strip()
-        if self._run("set_client_seed", seed=seed) is not None:
-            self._info.param.update(object=md_esc(self._t("fair.seed_done", seed=seed)), visible=True)
+        self._run("set_client_seed", seed=seed, then=lambda _: self._info.param.update(
+            object=md_esc(self._t("fair.seed_done", seed=seed)), visible=True))

@@ -9,7 +9,8 @@ them, so that a change to one of those pieces is a change to a public name, seen
   :func:`set_objects`, :data:`TABS_CSS`: a component's base class and layout helpers.
 - :class:`ConfirmStep`: the inline "Are you sure?" before an action nobody can take back.
 - :func:`esc`, :func:`md_esc`: escaping for HTML and Markdown panes (names are the players' text).
-- :func:`served`, :func:`schedule`, :func:`schedule_every`, :func:`once_per_change`: timing on a served page.
+- :func:`served`, :func:`schedule`, :func:`schedule_every`, :func:`once_per_change`: timing on a served page;
+  :func:`background`: store work nobody waits for, off the event loop.
 - :mod:`derive` (what a role sees of a contest), :data:`CONTEST_CSS` and the ``*_html`` functions,
   :func:`trail`: the contest's text, as the table and the reports write it.
 """
@@ -18,10 +19,11 @@ from . import _derive as derive
 from ._base import HTML, TABS_CSS, Button, ComponentBase, ScriptButton, esc, md_esc, set_objects, style, wrap
 from ._batch import schedule, schedule_every, served
 from ._confirm import ConfirmStep
+from ._offloop import background
 from ._contest_text import CONTEST_CSS, fate_html, member_label, result_html, roll_table_html, unit_head_html
 from ._shared import once_per_change
 from ._trail import trail
 
-__all__ = ["CONTEST_CSS", "HTML", "TABS_CSS", "Button", "ComponentBase", "ConfirmStep", "ScriptButton", "derive",
+__all__ = ["CONTEST_CSS", "HTML", "TABS_CSS", "Button", "background", "ComponentBase", "ConfirmStep", "ScriptButton", "derive",
            "esc", "fate_html", "md_esc", "member_label", "once_per_change", "result_html", "roll_table_html",
            "schedule", "schedule_every", "served", "set_objects", "style", "trail", "unit_head_html", "wrap"]

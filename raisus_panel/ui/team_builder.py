@@ -223,9 +223,7 @@ class TeamBuilder(ComponentBase):
     # -- command ----------------------------------------------------------------------------------
     def form(self):
         """Send ``form_team`` with the chosen members, clichés, leader and name."""
-        result = self._run("form_team", members=self.specs(), leader=self._leader.value or None,
-                           name=self._team_name.value or None)
-        if result is not None:
+        def formed(_) -> None:
             self._syncing = True
             try:
                 self._members.value = []
@@ -233,4 +231,5 @@ class TeamBuilder(ComponentBase):
             finally:
                 self._syncing = False
             self._update()
-        return result
+        return self._run("form_team", members=self.specs(), leader=self._leader.value or None,
+                         name=self._team_name.value or None, then=formed)
