@@ -222,7 +222,8 @@ function draw(root, doc, before, labels) {
     if (side === 0) {
       const mid = h("div", "middle");
       mid.setAttribute("aria-hidden", "true");
-      mid.append(h("span", "vs", labels["table.vs"]), h("span", "round", doc.round_label)  // "Round 3" once one was rolled);
+      // "Round 3" under "vs" once a round was rolled, nothing before
+      mid.append(h("span", "vs", labels["table.vs"]), h("span", "round", doc.round_label));
       table.append(mid);
     }
   });

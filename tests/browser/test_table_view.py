@@ -86,7 +86,7 @@ def test_a_watcher_follows_many_rounds_by_deltas_and_recovers_from_a_lost_one(ta
         expect(view.locator(".chart svg circle")).to_have_count(2)  # round 0: a point per line
         for n in (1, 2):
             play(gm, ann, table, n)
-            expect(view.locator(".middle .round")).to_have_text(str(n), timeout=20_000)
+            expect(view.locator(".middle .round")).to_have_text(table.t("contest.round", n=n), timeout=20_000)
             expect(view.locator(".roll .verdict")).to_have_text(table.t("roll.winner", round=n, name=verdict_name(view)))
         expect(view.locator(".chart svg circle")).to_have_count(2 * 3)  # one new point per round, per line
         spectator.wait_for_timeout(500)
@@ -99,7 +99,7 @@ def test_a_watcher_follows_many_rounds_by_deltas_and_recovers_from_a_lost_one(ta
         spectator.evaluate("globalThis.raisusTableDrop = 1")
         play(gm, ann, table, 3)
         expect(view).to_have_attribute("data-asked", "1", timeout=20_000)
-        expect(view.locator(".middle .round")).to_have_text("3", timeout=20_000)
+        expect(view.locator(".middle .round")).to_have_text(table.t("contest.round", n=3), timeout=20_000)
         spectator.wait_for_timeout(500)
         seq, text = fresh_text(browser, table)
         assert seq_of(spectator) == seq and view.inner_text() == text
