@@ -156,7 +156,7 @@ class ContestTable(ComponentBase):
         self._setup_box = pn.Column(self._setup_title, self._setup_note, self._setup_name,
                                     wrap(*(pn.Column(title, box) for title, box
                                            in zip(self._setup_side_titles, self._setup_sides))),
-                                    self._setup_single, self._start, self._why_line(self._start),
+                                    self._setup_single, self._start,
                                     sizing_mode="stretch_width")
         # the two sides side by side where each gets 300 px, else one above the other (a phone)
         self._sides_row = wrap(*(pn.Column(self._side_titles[s], self._side_boxes[s], styles=_SIDE,
@@ -199,7 +199,6 @@ class ContestTable(ComponentBase):
             play.append(self._ticket_box)
         play += [wrap(self._roll, self._open_round, self._undo) if full
                  else wrap(self._roll, self._undo) if gm else pn.Row(self._roll),
-                 self._why_line(self._roll),  # why it is greyed, said on the page (a phone has no hover)
                  self._exchange_box, self._last_roll, self._result, self._fates_box]
         if gm:
             play += [self._recover_box, self._close, self._close_confirm,
