@@ -258,10 +258,7 @@ class Button(pn.widgets.Button):
         params.pop("why", None)
         props = super()._process_param_change(params)
         if changed:  # Bokeh's ``html_attributes`` of the button's element
-            attributes = {"title": self.title} if self.title else {}
-            if self.why:
-                attributes["data-why"] = self.why
-            props["html_attributes"] = attributes
+            props["html_attributes"] = _why_attributes(self)
         return props
 
     def _get_model(self, doc, root=None, parent=None, comm=None):
@@ -272,6 +269,64 @@ class Button(pn.widgets.Button):
             doc._raisus_why = True
             doc.js_on_event("document_ready", CustomJS(code=WHY_SCRIPT))
         return model
+
+
+def _why_attributes(widget) -> dict:
+    """The element attributes that carry ``widget``'s title and reason (see :class:`Button`)."""
+    attributes = {"title": widget.title} if getattr(widget, "title", None) else {}
+    if widget.why:
+        attributes["data-why"] = widget.why
+    return attributes
+
+
+class _SaysWhy:
+    """Mixin of a Panel widget whose ``why`` (why it is greyed) the page shows under it, as
+    :class:`Button` does: set ``why`` with ``disabled``, None when it can be used."""
+
+    def _process_param_change(self, params):
+        changed = "why" in params
+        params.pop("why", None)
+        props = super()._process_param_change(params)
+        if changed:
+            props["html_attributes"] = _why_attributes(self)
+        return props
+
+    def _get_model(self, doc, root=None, parent=None, comm=None):
+        model = super()._get_model(doc, root, parent, comm)
+        model.js_on_change("html_attributes", CustomJS(code=WHY_SCRIPT))
+        return model
+
+
+_WHY_DOC = """
+        Why the field is greyed, shown as text under it while it is disabled (None: nothing shown).
+        Plain text, in the page's language."""
+
+
+class TextInput(_SaysWhy, pn.widgets.TextInput):
+    """A text field that says why it is greyed, under it (see :class:`Button`)."""
+
+    why = param.String(default=None, allow_None=True, doc=_WHY_DOC)
+    _rename = {**pn.widgets.TextInput._rename, "why": None}
+
+
+class IntInput(_SaysWhy, pn.widgets.IntInput):
+    """A number field that says why it is greyed, under it (see :class:`Button`)."""
+
+    why = param.String(default=None, allow_None=True, doc=_WHY_DOC)
+    _rename = {**pn.widgets.IntInput._rename, "why": None}
+
+
+class Select(_SaysWhy, pn.widgets.Select):
+    """A drop-down that says why it is greyed, under it (see :class:`Button`)."""
+
+    why = param.String(default=None, allow_None=True, doc=_WHY_DOC)
+    _rename = {**pn.widgets.Select._rename, "why": None}
+
+
+def grey(widget, reason: str | None) -> None:
+    """Disable ``widget`` with ``reason`` shown under it, or enable it (``reason`` None), in one change."""
+    if widget.disabled != (reason is not None) or widget.why != reason:
+        widget.param.update(disabled=reason is not None, why=reason)
 
 
 class ScriptButton(Button):

@@ -9,7 +9,7 @@ from raisus_panel.rules import CharacterTeam, RuleError
 
 from . import _contest_text as text
 from . import _derive as d
-from ._base import Button, HTML, ComponentBase, esc, set_objects, set_options, style, wrap
+from ._base import Button, HTML, ComponentBase, Select, esc, grey, set_objects, set_options, style, wrap
 from ._charts import unit_colors
 from ._checkbox import LabelledCheckbox
 from ._confirm import ConfirmStep
@@ -125,8 +125,9 @@ class ContestTable(ComponentBase):
         self._recover_char.param.watch(lambda e: self._sync_recover(), "value")
         self._recover_cliche = pn.widgets.Select(options={})
         self._recover_all = LabelledCheckbox(value=True)  # named, tappable: ui/_checkbox.py
-        self._recover_amount = pn.widgets.IntInput(value=1, start=1, end=1000, width=100, disabled=True)
-        self._recover_all.param.watch(lambda e: setattr(self._recover_amount, "disabled", e.new), "value")
+        # how many dice matters only when not "all the way": shown then, not greyed (nothing to explain)
+        self._recover_amount = pn.widgets.IntInput(value=1, start=1, end=1000, width=100, visible=False)
+        self._recover_all.param.watch(lambda e: setattr(self._recover_amount, "visible", not e.new), "value")
         self._recover_cliche.param.watch(lambda e: self._sync_buttons(), "value")
         self._recover = Button(**style("primary"))
         self._recover.on_click(lambda e: self.recover())
@@ -319,7 +320,7 @@ class ContestTable(ComponentBase):
             card["disband"].on_click(lambda e: self._run("disband", team=uid))
             body.append(wrap(card["approve"], card["disband"]) if self._gm else card["disband"])
         elif controls:
-            card["cliche"] = pn.widgets.Select(options={}, width=200)
+            card["cliche"] = Select(options={}, width=200)
             # its text is its <label>: Bokeh's Checkbox leaves the box unnamed and 13 px to tap (ui/_checkbox.py)
             card["inappropriate"] = LabelledCheckbox(value=False, align="end")
             card["cliche"].param.watch(lambda e: self._on_pick(uid), "value")
@@ -406,9 +407,11 @@ class ContestTable(ComponentBase):
                 self._syncing = False
             # whether the picker is live: asked of a cliché with dice (the spent one in use can't be re-chosen)
             pick = card["cliche"].value if card["cliche"].value in spare else next(iter(spare), None)
-            can_choose = pick is not None and self._can("choose", unit=uid, cliche=pick)
-            card["cliche"].disabled = not can_choose
-            card["inappropriate"].disabled = not can_choose
+            reason = self._why_not("choose", unit=uid, cliche=pick) if pick is not None else (
+                self._why_not("choose", unit=uid, cliche=card["cliche"].value) or t("contest.no_spare_cliche"))
+            # greyed, the picker says why under it; the box goes (the head says "inappropriate" in words)
+            grey(card["cliche"], reason)
+            card["inappropriate"].param.update(disabled=reason is not None, visible=reason is None)
         card["approve"].visible = contest.needs_approval(uid)
         self._offer(card["approve"], "approve", unit=uid)
         # edged in the unit's chart colour; a unit that is out is dashed and greyed (and says so in words)

@@ -47,7 +47,7 @@ def test_a_player_mixes_in_the_seed_their_browser_made():
     gm.act("roll_round")
     assert fair._seed.disabled and fair._seed.value == BROWSER_SEED and fair._set.disabled
     assert "client seeds are fixed" in fair._set.title
-    assert "this is the seed of yours they use" in fair._help.object
+    assert "this is the seed of yours they use" in fair._seed.why and not fair._help.visible  # said under the field
 
 
 def test_words_of_their_own_and_a_seed_that_is_refused_changes_nothing():
