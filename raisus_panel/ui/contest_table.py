@@ -543,7 +543,8 @@ class ContestTable(ComponentBase):
                 row["decide"].name = t("contest.decide_fate")
                 row["veto"].name = t("contest.veto_fate")
                 buttons = [row["decide"], row["veto"]] if self._gm else [row["decide"]]
-                row["view"] = pn.Column(pn.Row(row["label"], row["text"], *buttons, sizing_mode="stretch_width"),
+                # wraps: on a phone the buttons and the reasons under them go below the text
+                row["view"] = pn.Column(wrap(row["label"], row["text"], *buttons),
                                         row["fate"], sizing_mode="stretch_width")
                 self._fate_rows[uid] = row
             row["label"].object = f"<b>{esc(names.get(uid, uid))}</b>"

@@ -50,6 +50,22 @@ GREYED = """
 }
 """
 
+#: What reaches past the screen's right edge (the deepest elements only), for a failure's message.
+PAST_EDGE = """
+(width) => {
+  const out = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll("*")) {
+      const r = el.getBoundingClientRect();
+      if (r.right > width + 1 && r.width > 0 && !el.children.length) out.push(el.outerHTML.slice(0, 120));
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(document);
+  return out.slice(0, 5);
+}
+"""
+
 HANGUL = re.compile("[\uac00-\ud7a3]")
 
 
@@ -114,7 +130,12 @@ def check_page(page, lang: str, width: int, where: str) -> int:
             assert bool(HANGUL.search(g["reason"])) == (lang == "ko"), f"{where}: {g}"
             assert g["right"] <= width + 1, f"{where}: a reason runs off the screen: {g}"
         seen += len(greyed)
-    assert page.evaluate("document.documentElement.scrollWidth") <= width + 1, f"{where}: sideways scroll"
+    for _ in range(10):  # settled: a tab being drawn may be wider for a moment
+        if page.evaluate("document.documentElement.scrollWidth") <= width + 1:
+            break
+        page.wait_for_timeout(300)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width + 1, (
+        f"{where}: sideways scroll: {page.evaluate(PAST_EDGE, width)}")
     return seen
 
 
