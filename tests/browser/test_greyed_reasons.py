@@ -1,7 +1,7 @@
 """Issue 21 item 8 and issue 24: every greyed control says why on the page, in words, beside it.
 
 An evening is seeded through the room API at each stage (no contest, a contest waiting for choices,
-a contest under way, a finished one); the GM's, a player's and a spectator's pages are opened on it in
+a contest under way, a finished one, and after it is closed); the GM's, a player's and a spectator's pages are opened on it in
 English and Korean, on a desktop and at 390 px, and every tab of each is walked. On each, every
 disabled button, field or box that is shown must point (``aria-describedby``, resolved in its own
 shadow root, as the browser does) to a visible, non-empty line of text in the page's language, and
@@ -94,7 +94,7 @@ def seed(db: str, base: str, stage: str) -> dict[str, str]:
             ann.act("choose", unit=uids["Sir Ann"], cliche="Knight")
             gm.act("choose", unit=uids["Ogre"], cliche="Ogre")
             gm.act("roll_round")
-        if stage == "finished":
+        if stage in ("finished", "closed"):
             for _ in range(80):  # Knight 4 against Ogre 3: over in some rounds
                 try:
                     gm.act("roll_round")
@@ -103,6 +103,8 @@ def seed(db: str, base: str, stage: str) -> dict[str, str]:
                         gm.act("open_round")
                     except Exception:
                         break
+        if stage == "closed":  # Sir Ann has been in a contest: only the GM changes her dice now
+            gm.act("close_contest")
         return {"gm": links.url("gm", base), "player": f"{base}?token={ann_token}",
                 "spectator": links.url("spectator", base)}
     finally:
@@ -136,10 +138,12 @@ def check_page(page, lang: str, width: int, where: str) -> int:
         page.wait_for_timeout(300)
     assert page.evaluate("document.documentElement.scrollWidth") <= width + 1, (
         f"{where}: sideways scroll: {page.evaluate(PAST_EDGE, width)}")
+    past = page.evaluate(PAST_EDGE, width)  # nor cut off at the edge, out of reach
+    assert not past, f"{where}: past the screen's edge: {past}"
     return seen
 
 
-STAGES = ("no-contest", "choosing", "rolled", "finished")
+STAGES = ("no-contest", "choosing", "rolled", "finished", "closed")
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
@@ -158,8 +162,16 @@ def test_every_greyed_control_says_why_in_words_beside_it(served, browser, lang,
                 page.goto(f"{urls[role]}&lang={lang}")
                 expect(page.locator(".bk-tab").first).to_be_visible()
                 total += check_page(page, lang, size["viewport"]["width"], f"{stage}/{role}/{lang}/{device}")
-                if role != "spectator" and stage in ("choosing", "finished"):
-                    page.locator(".bk-tab").first.click()
+                if stage == "closed" and role == "player":  # her own sheet, its dice now the GM's
+                    page.locator(".bk-tab").nth(2).click()
+                    page.get_by_label(catalog_t("dashboard.edit_character", lang)).select_option(index=1)  # Sir Ann, her only one
+                    expect(page.locator(".raisus-sheet-locked").first).to_be_visible()
+                    total += check_page(page, lang, size["viewport"]["width"], f"locked sheet/{lang}/{device}")
+                    page.locator(".bk-tab").nth(2).click()
+                    page.wait_for_timeout(600)
+                    shot(page, f"greyed-locked-sheet-{lang}-{device}")
+                if role != "spectator" and stage in ("choosing", "finished", "closed"):
+                    page.locator(".bk-tab").nth(2 if stage == "closed" else 0).click()
                     page.wait_for_timeout(600)
                     shot(page, f"greyed-{stage}-{role}-{lang}-{device}")
                 page.close()
