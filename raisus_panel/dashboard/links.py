@@ -15,7 +15,7 @@ import panel as pn
 import param
 
 from raisus_panel.room.registry import LinkSession, RoomLinks
-from raisus_panel.ui.kit import HTML, Button, ComponentBase, ConfirmStep, esc, md_esc, style
+from raisus_panel.ui.kit import HTML, Button, ComponentBase, ConfirmStep, esc, grey, md_esc, style
 
 from .link_card import LinkCard
 from .settings import app_base_url
@@ -59,7 +59,7 @@ class LinkManager(ComponentBase):
         self._hand_heading = HTML(sizing_mode="stretch_width")
         self._hand_char = pn.widgets.Select(width=240, css_classes=["raisus-hand-character"])
         self._hand_to = pn.widgets.Select(width=240, css_classes=["raisus-hand-to"])
-        self._hand = pn.widgets.Button(**style("primary", outline=True), css_classes=["raisus-hand"])
+        self._hand = Button(**style("primary", outline=True), css_classes=["raisus-hand"])
         self._hand.on_click(lambda e: self._do_hand())
         self._shown_links: tuple[str, dict[str, str]] | None = None  # what, {role: url}: shown once
         self._cards: dict[tuple[str, str], LinkCard] = {}  # (role, url) -> the card showing it
@@ -243,7 +243,8 @@ class LinkManager(ComponentBase):
             removed = player_id in self._revoked
             label.object = f"<b>{esc(name)}</b>" + (
                 f" <i>({esc(self._t('dashboard.links.removed'))})</i>" if removed else "")
-            revoke.param.update(name=self._t("dashboard.links.revoke", name=name), disabled=removed)
+            revoke.name = self._t("dashboard.links.revoke", name=name)
+            grey(revoke, self._t("dashboard.links.removed_why", name=name) if removed else None)
             self._tip(revoke, self._t("dashboard.links.revoke_help"))
             personal.name = self._t("dashboard.links.personal", name=name)
             cancel = self._t("confirm.cancel")
@@ -262,7 +263,7 @@ class LinkManager(ComponentBase):
         people = {**{name: pid for pid, name in room.players.items()}, self._t("dashboard.npc"): ""}
         self._hand_char.param.update(options=chars, name=self._t("dashboard.links.hand_character"))
         self._hand_to.param.update(options=people, name=self._t("dashboard.links.hand_to"))
-        self._hand.disabled = not chars
+        grey(self._hand, None if chars else self._t("dashboard.links.hand_none"))
 
     def __panel__(self):
         return self._layout

@@ -187,35 +187,146 @@ class HTML(pn.pane.HTML):
         return params
 
 
-#: The reason line under a greyed control (:meth:`ComponentBase._why_line`): quiet, readable, wraps.
-_WHY_CSS = """
-:host { color: var(--panel-on-surface-color, #5f6368); opacity: 0.9; }
-small { font-size: 0.9em; line-height: 1.3; overflow-wrap: anywhere; }
+#: Once per page: every control with a reason to be greyed (its element's ``data-why``, see
+#: :class:`Button`) gets that reason as a line of text in its own shadow root, right under it, and the
+#: control points to the line with ``aria-describedby`` (an id resolves only within one shadow root,
+#: so the line cannot be a pane beside it). Bokeh redraws a widget's shadow root on some changes and
+#: makes views for new models at any time: the page looks again every 300 ms (a walk of a few
+#: thousand elements, well under a millisecond) and right after the server changes a reason.
+WHY_SCRIPT = """
+if (!window.raisusWhy) {
+  const fix = (host) => {
+    const root = host.shadowRoot;
+    const why = host.getAttribute("data-why") || "";
+    const control = root.querySelector("button, input, select, textarea");
+    const lines = Array.from(root.children).filter((el) => el.classList.contains("raisus-why"));
+    let line = lines.shift();
+    for (const extra of lines) extra.remove();
+    if (why && control) {
+      if (!line) {
+        line = document.createElement("small");
+        line.className = "raisus-why";
+        line.id = "raisus-why";
+        line.style.cssText = "display:block;margin:4px 0 0;font-size:0.9em;line-height:1.3;" +
+          "overflow-wrap:anywhere;white-space:normal;text-align:start;opacity:0.9;";
+      }
+      if (line.parentNode !== root || line.nextSibling) root.appendChild(line);  // after a redraw
+      if (line.textContent !== why) line.textContent = why;
+      if (control.getAttribute("aria-describedby") !== "raisus-why") control.setAttribute("aria-describedby", "raisus-why");
+    } else if (line) {
+      line.remove();
+      if (control) control.removeAttribute("aria-describedby");
+    }
+  };
+  const walk = (root) => {
+    for (const el of root.querySelectorAll("*")) {
+      if (el.shadowRoot) {
+        if (el.hasAttribute("data-why") || el.shadowRoot.getElementById("raisus-why")) fix(el);
+        walk(el.shadowRoot);
+      }
+    }
+  };
+  window.raisusWhy = () => walk(document);
+  setInterval(window.raisusWhy, 300);
+}
+setTimeout(window.raisusWhy, 0);
 """
 
 
 class Button(pn.widgets.Button):
-    """A button whose ``title`` (why it is greyed, or what it does) is an attribute of its element.
+    """A button whose ``title`` (what it does) and ``why`` (why it is greyed) are attributes of its element.
 
-    Not a hover tooltip model (a button's ``description``): the browser shows a title by itself and
-    it travels as a plain property. A tooltip model did not: BokehJS sends every model it received
-    from the server back whole with its next change, and a hovered or tapped tooltip syncs its
-    ``visible`` -- the server logged ``reference already known`` for each, and a tapped tooltip
-    stuck on a phone, over the next control (issue 21). The reason for a greyed button is also
-    said as text beside it where it matters (``ComponentBase._why_line``).
+    Not a hover tooltip model (a button's ``description``): a tooltip model syncs its ``visible``
+    back whole with the next change (the server logged ``reference already known`` for each), and a
+    tapped tooltip stuck on a phone, over the next control (issue 21). ``title`` travels as a plain
+    attribute; ``why`` as ``data-why``, which the page (:data:`WHY_SCRIPT`) shows as a line of text
+    right under the button, pointed to by ``aria-describedby``: nothing depends on hover.
     """
 
     title = param.String(default=None, allow_None=True, doc="""
         The button's title: the browser shows it when the pointer rests on the button. Plain text.""")
 
-    _rename = {**pn.widgets.Button._rename, "title": None}
+    why = param.String(default=None, allow_None=True, doc="""
+        Why the button is greyed, shown as text under it while it is disabled (None: nothing shown).
+        Plain text, in the page's language.""")
+
+    _rename = {**pn.widgets.Button._rename, "title": None, "why": None}
 
     def _process_param_change(self, params):
-        title = params.pop("title", Ellipsis)
+        changed = "title" in params or "why" in params
+        params.pop("title", None)
+        params.pop("why", None)
         props = super()._process_param_change(params)
-        if title is not Ellipsis:  # Bokeh's ``html_attributes`` of the button's element
-            props["html_attributes"] = {"title": title} if title else {}
+        if changed:  # Bokeh's ``html_attributes`` of the button's element
+            props["html_attributes"] = _why_attributes(self)
         return props
+
+    def _get_model(self, doc, root=None, parent=None, comm=None):
+        model = super()._get_model(doc, root, parent, comm)
+        # the script starts with the page's first reason, and looks again whenever one changes
+        model.js_on_change("html_attributes", CustomJS(code=WHY_SCRIPT))
+        if doc is not None and not getattr(doc, "_raisus_why", False):
+            doc._raisus_why = True
+            doc.js_on_event("document_ready", CustomJS(code=WHY_SCRIPT))
+        return model
+
+
+def _why_attributes(widget) -> dict:
+    """The element attributes that carry ``widget``'s title and reason (see :class:`Button`)."""
+    attributes = {"title": widget.title} if getattr(widget, "title", None) else {}
+    if widget.why:
+        attributes["data-why"] = widget.why
+    return attributes
+
+
+class _SaysWhy:
+    """Mixin of a Panel widget whose ``why`` (why it is greyed) the page shows under it, as
+    :class:`Button` does: set ``why`` with ``disabled``, None when it can be used."""
+
+    def _process_param_change(self, params):
+        changed = "why" in params
+        params.pop("why", None)
+        props = super()._process_param_change(params)
+        if changed:
+            props["html_attributes"] = _why_attributes(self)
+        return props
+
+    def _get_model(self, doc, root=None, parent=None, comm=None):
+        model = super()._get_model(doc, root, parent, comm)
+        model.js_on_change("html_attributes", CustomJS(code=WHY_SCRIPT))
+        return model
+
+
+_WHY_DOC = """
+        Why the field is greyed, shown as text under it while it is disabled (None: nothing shown).
+        Plain text, in the page's language."""
+
+
+class TextInput(_SaysWhy, pn.widgets.TextInput):
+    """A text field that says why it is greyed, under it (see :class:`Button`)."""
+
+    why = param.String(default=None, allow_None=True, doc=_WHY_DOC)
+    _rename = {**pn.widgets.TextInput._rename, "why": None}
+
+
+class IntInput(_SaysWhy, pn.widgets.IntInput):
+    """A number field that says why it is greyed, under it (see :class:`Button`)."""
+
+    why = param.String(default=None, allow_None=True, doc=_WHY_DOC)
+    _rename = {**pn.widgets.IntInput._rename, "why": None}
+
+
+class Select(_SaysWhy, pn.widgets.Select):
+    """A drop-down that says why it is greyed, under it (see :class:`Button`)."""
+
+    why = param.String(default=None, allow_None=True, doc=_WHY_DOC)
+    _rename = {**pn.widgets.Select._rename, "why": None}
+
+
+def grey(widget, reason: str | None) -> None:
+    """Disable ``widget`` with ``reason`` shown under it, or enable it (``reason`` None), in one change."""
+    if widget.disabled != (reason is not None) or widget.why != reason:
+        widget.param.update(disabled=reason is not None, why=reason)
 
 
 class ScriptButton(Button):
@@ -243,6 +354,11 @@ class ScriptButton(Button):
 def hint(button) -> str | None:
     """The text of a button's title (why it is disabled, or what it does), or None."""
     return getattr(button, "title", None)
+
+
+def why(button) -> str | None:
+    """The reason shown under a greyed button, or None while it can be pressed."""
+    return getattr(button, "why", None)
 
 
 def set_objects(layout, objects) -> None:
@@ -540,50 +656,26 @@ class ComponentBase(pn.viewable.Viewer):
     def _offer(self, button, command: str, /, **args) -> bool:
         """Enable ``button`` if ``command`` would be accepted now, else disable it.
 
-        Its title says why not, or else what the command does; where a line of text was made for it
-        (:meth:`_why_line`), that line says why not too. Call it after setting the button's
-        ``visible``: a hidden button is left as it is (nothing to send for it).
+        Why not is said under it on the page (its ``why``) and in its title; an enabled button's title
+        says what the command does. Call it after setting the button's ``visible``: a hidden button is
+        left as it is (nothing to send for it).
         """
         reason = self._why_not(command, **args)
         if button.visible:  # a hidden button is brought up to date when it is shown
             button.disabled = reason is not None
-            self._tip(button, reason if reason is not None else self._t(f"help.{command}"))
-        self._say_why(button, reason)  # a hidden button's line is hidden with it
+            self._tip(button, reason if reason is not None else self._t(f"help.{command}"), why=reason)
         return reason is None
 
     def _withhold(self, button, command: str) -> None:
-        """Disable ``button`` for a command not fully set up yet; its title says what is missing."""
+        """Disable ``button`` for a command not fully set up yet; its reason says what is missing."""
         button.disabled = True
-        self._tip(button, self._t(f"help.first.{command}"))
-        self._say_why(button, self._t(f"help.first.{command}"))
+        self._tip(button, self._t(f"help.first.{command}"), why=self._t(f"help.first.{command}"))
 
-    def _why_line(self, button) -> HTML:
-        """A short line of text to put under ``button``: why it is greyed, on the page itself.
-
-        A title shows only while a pointer rests on the button, and a phone has none.
-        :meth:`_offer` and :meth:`_withhold` keep this line's
-        text (hidden while the button can be pressed).
-        """
-        lines = self.__dict__.setdefault("_why_lines", {})
-        line = lines.get(id(button))
-        if line is None:
-            line = lines[id(button)] = HTML(visible=False, sizing_mode="stretch_width", margin=(0, 10, 5, 10),
-                                            css_classes=["raisus-why"], stylesheets=[_WHY_CSS])
-        return line
-
-    def _say_why(self, button, reason: str | None) -> None:
-        line = self.__dict__.get("_why_lines", {}).get(id(button))
-        if line is None:
-            return
-        shown = reason is not None and button.visible and button.disabled
-        text = f"<small>{esc(reason)}</small>" if shown else ""
-        if line.object != text or line.visible != shown:
-            line.param.update(object=text, visible=shown)
-
-    def _tip(self, button, text: str) -> None:
-        """Give ``button`` (a :class:`Button`) the title ``text``, shown when the pointer rests on it."""
-        if button.title != text:
-            button.title = text
+    def _tip(self, button, text: str, *, why: str | None = None) -> None:
+        """Give ``button`` (a :class:`Button`) the title ``text`` and the reason ``why`` it is greyed
+        (shown under it; None: it is not greyed), in one change."""
+        if button.title != text or button.why != why:
+            button.param.update(title=text, why=why)
 
     def _run(self, command: str, /, *, then=None, **args):
         """Give a command; show a refusal in place (nothing changed), else call ``then(result)``.

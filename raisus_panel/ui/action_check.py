@@ -78,7 +78,7 @@ class ActionCheckPanel(ComponentBase):
         self._layout = pn.Column(
             self._title, self._character, self._cliche, self._preset,
             wrap(self._tn, self._adjustment), self._suitability, self._automatic, self._secret,
-            self._chance, self._roll, self._why_line(self._roll), self._error, self._outcome, self._log,
+            self._chance, self._roll, self._error, self._outcome, self._log,
             sizing_mode="stretch_width",
         )
 

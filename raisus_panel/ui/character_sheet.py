@@ -13,7 +13,7 @@ from raisus_panel.room.permissions import has_been_in_contest
 from raisus_panel.rules import MAX_MOB_RATING, MAX_RATING, Character, GruntMob, RuleError
 from raisus_panel.rules.character import new_uid
 
-from ._base import Button, DISABLED_CSS, HTML, ComponentBase, esc, set_objects, style
+from ._base import Button, DISABLED_CSS, HTML, ComponentBase, esc, set_objects, style, wrap
 
 
 class CharacterSheet(ComponentBase):
@@ -90,8 +90,9 @@ class CharacterSheet(ComponentBase):
             self._title, self._kind, self._name, self._description, self._locked_note,
             self._mob_labels, self._mob_box,
             self._rows_box, self._add, self._error, self._info,
-            pn.Row(self._save, self._revert, self._new, self._export),
-            pn.Row(self._import_label, self._import),
+            # wrap: on a phone what does not fit goes below (Save's reason under it widens it)
+            wrap(self._save, self._revert, self._new, self._export, align_items="start"),
+            wrap(self._import_label, self._import, align_items="start"),
             sizing_mode="stretch_width",
         )
 
@@ -150,7 +151,11 @@ class CharacterSheet(ComponentBase):
                 and has_been_in_contest(actions.room.past_contests, self.character.uid))
 
     def _lock_dice(self) -> None:
-        """Lock the kind, the clichés and the dice of a character whose dice are the GM's, and say why."""
+        """Lock the kind, the clichés and the dice of a character whose dice are the GM's, and say why.
+
+        Locked, they are not shown greyed (a dozen fields each needing the same reason under it): the
+        note says why once, with the clichés and dice in words.
+        """
         locked = self._dice_locked()
         for row in self._rows:
             for key in ("name", "rating", "current", "remove"):
@@ -161,7 +166,14 @@ class CharacterSheet(ComponentBase):
             self._add.disabled = True
         else:
             self._add.disabled = self._kind.value == "grunt_mob" and len(self._rows) >= 1
-        note = self._t("sheet.dice_locked", name=self.character.name) if locked else ""
+        for widget in (self._kind, self._rows_box, self._add):
+            widget.visible = not locked
+        self._mob_box.visible = self._kind.value == "grunt_mob" and not locked
+        note = ""
+        if locked:
+            dice = " ".join(self._t("sheet.cliche_dice", name=r["name"].value or "", current=r["current"].value,
+                                     rating=r["rating"].value) for r in self._rows)
+            note = self._t("sheet.dice_locked", name=self.character.name) + (f" {dice}" if dice else "")
         self._locked_note.param.update(object=f"<small>{esc(note)}</small>" if locked else "", visible=locked)
 
     def _rating_changed(self, row: dict, event) -> None:

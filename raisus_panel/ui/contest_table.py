@@ -9,7 +9,7 @@ from raisus_panel.rules import CharacterTeam, RuleError
 
 from . import _contest_text as text
 from . import _derive as d
-from ._base import Button, HTML, ComponentBase, esc, set_objects, set_options, style, wrap
+from ._base import Button, HTML, ComponentBase, Select, esc, grey, set_objects, set_options, style, wrap
 from ._charts import unit_colors
 from ._checkbox import LabelledCheckbox
 from ._confirm import ConfirmStep
@@ -125,8 +125,9 @@ class ContestTable(ComponentBase):
         self._recover_char.param.watch(lambda e: self._sync_recover(), "value")
         self._recover_cliche = pn.widgets.Select(options={})
         self._recover_all = LabelledCheckbox(value=True)  # named, tappable: ui/_checkbox.py
-        self._recover_amount = pn.widgets.IntInput(value=1, start=1, end=1000, width=100, disabled=True)
-        self._recover_all.param.watch(lambda e: setattr(self._recover_amount, "disabled", e.new), "value")
+        # how many dice matters only when not "all the way": shown then, not greyed (nothing to explain)
+        self._recover_amount = pn.widgets.IntInput(value=1, start=1, end=1000, width=100, visible=False)
+        self._recover_all.param.watch(lambda e: setattr(self._recover_amount, "visible", not e.new), "value")
         self._recover_cliche.param.watch(lambda e: self._sync_buttons(), "value")
         self._recover = Button(**style("primary"))
         self._recover.on_click(lambda e: self.recover())
@@ -156,7 +157,7 @@ class ContestTable(ComponentBase):
         self._setup_box = pn.Column(self._setup_title, self._setup_note, self._setup_name,
                                     wrap(*(pn.Column(title, box) for title, box
                                            in zip(self._setup_side_titles, self._setup_sides))),
-                                    self._setup_single, self._start, self._why_line(self._start),
+                                    self._setup_single, self._start,
                                     sizing_mode="stretch_width")
         # the two sides side by side where each gets 300 px, else one above the other (a phone)
         self._sides_row = wrap(*(pn.Column(self._side_titles[s], self._side_boxes[s], styles=_SIDE,
@@ -199,7 +200,6 @@ class ContestTable(ComponentBase):
             play.append(self._ticket_box)
         play += [wrap(self._roll, self._open_round, self._undo) if full
                  else wrap(self._roll, self._undo) if gm else pn.Row(self._roll),
-                 self._why_line(self._roll),  # why it is greyed, said on the page (a phone has no hover)
                  self._exchange_box, self._last_roll, self._result, self._fates_box]
         if gm:
             play += [self._recover_box, self._close, self._close_confirm,
@@ -320,7 +320,7 @@ class ContestTable(ComponentBase):
             card["disband"].on_click(lambda e: self._run("disband", team=uid))
             body.append(wrap(card["approve"], card["disband"]) if self._gm else card["disband"])
         elif controls:
-            card["cliche"] = pn.widgets.Select(options={}, width=200)
+            card["cliche"] = Select(options={}, width=200)
             # its text is its <label>: Bokeh's Checkbox leaves the box unnamed and 13 px to tap (ui/_checkbox.py)
             card["inappropriate"] = LabelledCheckbox(value=False, align="end")
             card["cliche"].param.watch(lambda e: self._on_pick(uid), "value")
@@ -407,9 +407,11 @@ class ContestTable(ComponentBase):
                 self._syncing = False
             # whether the picker is live: asked of a cliché with dice (the spent one in use can't be re-chosen)
             pick = card["cliche"].value if card["cliche"].value in spare else next(iter(spare), None)
-            can_choose = pick is not None and self._can("choose", unit=uid, cliche=pick)
-            card["cliche"].disabled = not can_choose
-            card["inappropriate"].disabled = not can_choose
+            reason = self._why_not("choose", unit=uid, cliche=pick) if pick is not None else (
+                self._why_not("choose", unit=uid, cliche=card["cliche"].value) or t("contest.no_spare_cliche"))
+            # greyed, the picker says why under it; the box goes (the head says "inappropriate" in words)
+            grey(card["cliche"], reason)
+            card["inappropriate"].param.update(disabled=reason is not None, visible=reason is None)
         card["approve"].visible = contest.needs_approval(uid)
         self._offer(card["approve"], "approve", unit=uid)
         # edged in the unit's chart colour; a unit that is out is dashed and greyed (and says so in words)
@@ -541,7 +543,8 @@ class ContestTable(ComponentBase):
                 row["decide"].name = t("contest.decide_fate")
                 row["veto"].name = t("contest.veto_fate")
                 buttons = [row["decide"], row["veto"]] if self._gm else [row["decide"]]
-                row["view"] = pn.Column(pn.Row(row["label"], row["text"], *buttons, sizing_mode="stretch_width"),
+                # wraps: on a phone the buttons and the reasons under them go below the text
+                row["view"] = pn.Column(wrap(row["label"], row["text"], *buttons),
                                         row["fate"], sizing_mode="stretch_width")
                 self._fate_rows[uid] = row
             row["label"].object = f"<b>{esc(names.get(uid, uid))}</b>"

@@ -9,7 +9,7 @@ from panel.custom import JSComponent
 from raisus_panel.rules import RuleError
 
 from . import _batch
-from ._base import Button, CARD_CSS, HTML, ComponentBase, esc, md_esc, style, wrap
+from ._base import Button, CARD_CSS, HTML, ComponentBase, TextInput, esc, grey, md_esc, style, wrap
 
 #: The seed's field takes the room its row leaves (a whole line on a phone).
 _GROW = {"flex": "1 1 260px", "min-width": "0"}
@@ -68,7 +68,7 @@ class FairDice(ComponentBase):
         rows: list = [self._status]
         if self._player:
             self._browser = BrowserSeed(width=0, height=0, margin=0)
-            self._seed = pn.widgets.TextInput(max_length=80, sizing_mode="stretch_width",
+            self._seed = TextInput(max_length=80, sizing_mode="stretch_width",
                                               css_classes=["raisus-client-seed"])
             self._set = Button(**style("primary", outline=True))
             self._set.on_click(lambda e: self._set_seed())
@@ -145,8 +145,9 @@ class FairDice(ComponentBase):
             self._seed.value = self._own(committed)
         else:
             help_text = self._t("fair.seed_later")
-        self._seed.disabled = not open_
-        self._help.object = f"<small>{esc(help_text)}</small>"
+        # while the field is greyed its help is why, said under the field itself (once, not twice)
+        grey(self._seed, None if open_ else help_text)
+        self._help.param.update(object=f"<small>{esc(help_text)}</small>" if open_ else "", visible=open_)
         self._offer_seed()
 
     def _offer_seed(self) -> None:

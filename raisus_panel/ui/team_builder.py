@@ -53,7 +53,7 @@ class TeamBuilder(ComponentBase):
         self._layout = pn.Column(self._title, self._teams, self._note, self._members_title, self._members,
                                  self._rows_box,
                                  self._leader, self._team_name, self._preview, self._form,
-                                 self._why_line(self._form), self._error,
+                                 self._error,
                                  sizing_mode="stretch_width")
 
     def __panel__(self):

@@ -210,24 +210,18 @@ class Screen:
         return self.control("text", label)
 
     def can_press(self, label: str) -> bool:
-        """Whether the button labelled ``label`` is shown and not greyed."""
-        return not self.button(label).disabled
+        """Whether the button labelled ``label`` is shown and not greyed (False when it is not shown)."""
+        shown = self.controls("button", label)
+        return len(shown) == 1 and not shown[0].disabled
 
     def reason(self, label: str, *, hidden: bool = False) -> str | None:
         """The title of the button labelled ``label``: why it is greyed, or what it does."""
         return getattr(self.button(label, hidden=hidden), "title", None)
 
     def why(self, label: str, *, hidden: bool = False) -> str | None:
-        """The line shown under a greyed button (``raisus-why``) saying why, or None when none is shown
-        (with ``hidden``: the line kept ready under a button not shown, once it is)."""
-        button = self.button(label, hidden=hidden)
-        after = False
-        for obj in self.objects(hidden=True):
-            if obj is button:
-                after = True
-            elif after and "raisus-why" in (getattr(obj, "css_classes", None) or []):
-                return _plain(obj.object) if obj.visible else None  # its own flag: under a hidden form it is kept ready
-        return None
+        """Why the button labelled ``label`` is greyed, as the page says it under the button (its
+        ``why``, drawn there in the browser), or None while it can be pressed."""
+        return getattr(self.button(label, hidden=hidden), "why", None) or None
 
     # -- acting -----------------------------------------------------------------------------------
     def click(self, label: str) -> None:
@@ -406,11 +400,12 @@ class Screen:
 class Sheet(Screen):
     """A character sheet as a person sees it: a form with one row of boxes per cliché."""
 
-    def cliche(self, i: int, field: str = "name"):
-        """Row ``i``'s box: its cliché's ``name``, ``rating`` or ``current`` dice, or its ``remove`` button."""
+    def cliche(self, i: int, field: str = "name", *, hidden: bool = False):
+        """Row ``i``'s box: its cliché's ``name``, ``rating`` or ``current`` dice, or its ``remove`` button
+        (with ``hidden``: also while the rows are not shown, as on a sheet whose dice are the GM's)."""
         role, key = {"name": ("text", "sheet.cliche"), "rating": ("number", "sheet.rating"),
                      "current": ("number", "sheet.current"), "remove": ("button", "sheet.remove")}[field]
-        return self.controls(role, self.t(key))[i]
+        return self.controls(role, self.t(key), hidden=hidden)[i]
 
     @property
     def rows(self) -> int:

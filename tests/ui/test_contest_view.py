@@ -135,7 +135,7 @@ def test_button_titles_are_plain_text_even_with_html_in_a_name():
     # the reason is the element's title attribute, which a browser shows as text: no tag can form
     # from it (no Markdown, no HTML), and no tooltip model is made for it
     model = volunteer.get_root(Document())
-    assert model.html_attributes == {"title": volunteer.title} and "\\" not in volunteer.title
+    assert model.html_attributes == {"title": volunteer.title, "data-why": volunteer.title} and "\\" not in volunteer.title
     assert volunteer.description is None and not any(isinstance(m, Tooltip) for m in model.references())
 
 

@@ -65,7 +65,8 @@ def test_a_player_mixes_in_the_seed_their_browser_made():
     gm.act("roll_round")
     assert fair.seed_box.disabled and fair.seed_box.value == BROWSER_SEED and fair.set_button.disabled
     assert "client seeds are fixed" in fair.reason(fair.t("fair.set_seed"))
-    assert fair.shows("this is the seed of yours they use")
+    # the help is said under the greyed field, not twice
+    assert "this is the seed of yours they use" in fair.seed_box.why and not fair.shows("this is the seed of yours they use")
 
 
 def test_words_of_their_own_and_a_seed_that_is_refused_changes_nothing():

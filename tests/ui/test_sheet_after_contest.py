@@ -27,16 +27,17 @@ def test_a_players_sheet_locks_the_dice_once_the_character_has_been_in_a_contest
     assert s.marked(locked) is None and not s.cliche(0, "current").disabled  # still in the contest
     gm.act("end_contest", outcome="Last orders")
     gm.act("close_contest")
-    assert s.cliche(0, "current").disabled and s.cliche(0, "rating").disabled and s.cliche(0, "remove").disabled
-    assert not s.can_press(s.t("sheet.add_cliche"))
-    assert "Olaf has been in a contest" in s.marked(locked)
+    # the dice are the GM's now: the cliché rows are not shown, the note says why once, with them in words
+    assert not s.controls("number", s.t("sheet.current")) and not s.can_press(s.t("sheet.add_cliche"))
+    assert all(s.cliche(0, f, hidden=True).disabled for f in ("current", "rating", "remove"))
+    assert "Olaf has been in a contest" in s.marked(locked) and "Viking" in s.marked(locked)
     assert not s.textbox(s.t("sheet.name")).disabled and not s.textbox(s.t("sheet.description")).disabled
     s.type(s.t("sheet.description"), "Sore but proud")
     s.click(s.t("sheet.save"))
     assert olaf.description == "Sore but proud" and olaf.cliche("Viking").current == 3
     # a forged draft (a tampered page) is refused in place, and nothing changes
     seq = room.seq
-    s.cliche(0, "current").value = 4
+    s.cliche(0, "current", hidden=True).value = 4
     assert s.save_button.disabled
     sheet.save()
     assert s.error and "only the GM changes its clichés and dice" in s.error
