@@ -351,8 +351,9 @@ class Timers:
 
 
 def instrument() -> Timers:
-    import raisus_panel.ui as ui
     from bokeh.document.models import DocumentModelManager
+
+    import raisus_panel.ui as ui
     from raisus_panel.dashboard import RoomPage
     from raisus_panel.room import Room
 

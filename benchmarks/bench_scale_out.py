@@ -77,7 +77,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_room import (  # noqa: E402  (the path is set above)
-    SEED, Clients, free_port, kb, mb, median, ms, per_round_table, percentile, table, tokens_for,
+    SEED,
+    Clients,
+    free_port,
+    kb,
+    mb,
+    median,
+    ms,
+    per_round_table,
+    percentile,
+    table,
+    tokens_for,
 )
 
 #: The issue's targets: (processes, sessions) -> p95 latency in seconds.

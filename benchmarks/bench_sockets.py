@@ -42,7 +42,6 @@ from benchmarks.bench_room import free_port, percentile  # noqa: E402  (the path
 from benchmarks.bench_scale_out import vm_rss  # noqa: E402
 from tests.wire import WireSession  # noqa: E402
 
-
 #: The addresses the server sees (``--use-xheaders``, ``X-Real-IP``): the sockets' one, and the other pages'.
 ATTACKER, PLAYER = "192.0.2.1", "192.0.2.2"
 

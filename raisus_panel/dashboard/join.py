@@ -6,7 +6,7 @@ import panel as pn
 import param
 
 from raisus_panel.room import RoomRegistry
-from raisus_panel.ui.kit import ComponentBase, HTML, esc, style
+from raisus_panel.ui.kit import HTML, ComponentBase, esc, style
 
 from .language import language_switch
 from .settings import app_base_url

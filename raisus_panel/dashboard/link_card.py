@@ -14,7 +14,7 @@ import param
 import segno
 from panel.custom import JSComponent
 
-from raisus_panel.ui.kit import ComponentBase, HTML, esc
+from raisus_panel.ui.kit import HTML, ComponentBase, esc
 
 #: The roles a link is made for, in the order they are handed out.
 ROLES = ("gm", "player", "spectator")

@@ -20,7 +20,6 @@ from raisus_panel.ui.kit import HTML, Button, ComponentBase, ConfirmStep, esc, g
 from .link_card import LinkCard
 from .settings import app_base_url
 
-
 #: Panel's warning alert writes #997404 on #fff3cd, 3.9:1: too faint to read (WCAG asks 4.5:1). The
 #: darker text of the same hue reads at 7:1.
 WARNING_CSS = ":host(.alert-warning) { --warning-text-color: #664d03; }"

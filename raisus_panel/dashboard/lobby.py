@@ -11,7 +11,7 @@ import param
 
 from raisus_panel.room import RoomRegistry
 from raisus_panel.room.limits import too_large
-from raisus_panel.ui.kit import ComponentBase, HTML, esc, style
+from raisus_panel.ui.kit import HTML, ComponentBase, esc, style
 
 from .language import language_switch
 from .link_card import ROLES, LinkCard

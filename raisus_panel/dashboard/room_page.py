@@ -10,11 +10,34 @@ import param
 from raisus_panel.i18n import LANGUAGES
 from raisus_panel.report import report
 from raisus_panel.room import RoomSession
-from raisus_panel.ui import (ActionCheckPanel, Actions, CharacterSheet, ContestTable, ContestView, FairDice,
-                             LiveOdds, PastContests, RoundLog, ScoreChart, TableView)
 from raisus_panel.room.commands import name_key
-from raisus_panel.ui.kit import (HTML, TABS_CSS, ComponentBase, background, esc, md_esc, once_per_change, schedule_every, served,
-                                 set_objects, style, wrap)
+from raisus_panel.ui import (
+    ActionCheckPanel,
+    Actions,
+    CharacterSheet,
+    ContestTable,
+    ContestView,
+    FairDice,
+    LiveOdds,
+    PastContests,
+    RoundLog,
+    ScoreChart,
+    TableView,
+)
+from raisus_panel.ui.kit import (
+    HTML,
+    TABS_CSS,
+    ComponentBase,
+    background,
+    esc,
+    md_esc,
+    once_per_change,
+    schedule_every,
+    served,
+    set_objects,
+    style,
+    wrap,
+)
 
 from .links import WARNING_CSS, LinkManager
 from .reconnect import CONNECTION_CSS, connection_html

@@ -27,11 +27,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import string
 import warnings
 from functools import cache
 from importlib import resources
-
-import string
 
 import param
 

@@ -18,8 +18,16 @@ from raisus_panel import i18n
 from raisus_panel.room.projection import effective
 from raisus_panel.rules import CharacterTeam
 from raisus_panel.ui import ActionCheckPanel, LiveOdds, RoundLog, ScoreChart, unit_colors
-from raisus_panel.ui.kit import (CONTEST_CSS, esc, fate_html, member_label, result_html, roll_table_html, trail,
-                                 unit_head_html)
+from raisus_panel.ui.kit import (
+    CONTEST_CSS,
+    esc,
+    fate_html,
+    member_label,
+    result_html,
+    roll_table_html,
+    trail,
+    unit_head_html,
+)
 from raisus_panel.ui.kit import derive as d
 from raisus_panel.ui.live_odds import Chances, contest_chances
 

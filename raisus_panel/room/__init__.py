@@ -27,13 +27,20 @@ update by themselves; everything on those parameters is public. GM-only data (se
 only from :meth:`RoomSession.visible_events` and :attr:`RoomSession.checks`.
 """
 
-from .errors import (
-    NotOurDatabase, OutcomeUnknown, RoomChanged, RoomExists, RoomFileError, SequenceConflict, StaleCommand,
-    StoreError, UnknownRoom,
-)
-from .events import ROOM_EVENT_TYPES, ROOM_EVENT_VERSION, visible_to
 from .advice import room_advice
 from .commands import COMMANDS, GM_ONLY
+from .errors import (
+    NotOurDatabase,
+    OutcomeUnknown,
+    RoomChanged,
+    RoomExists,
+    RoomFileError,
+    SequenceConflict,
+    StaleCommand,
+    StoreError,
+    UnknownRoom,
+)
+from .events import ROOM_EVENT_TYPES, ROOM_EVENT_VERSION, visible_to
 from .permissions import authorize
 from .registry import RoomLinks, RoomRegistry, get_registry
 from .roles import Actor, PermissionDenied, Role

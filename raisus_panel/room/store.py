@@ -253,7 +253,7 @@ class Store(abc.ABC):
             except Exception:  # one broken room must not stop another's page
                 log.exception("a presence callback failed")
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - not abstract: a store with nothing to release needs no close
         """Release files and connections. The store cannot be used afterwards."""
 
     # -- subscriptions (in-process) ------------------------------------------------------------

@@ -14,8 +14,8 @@ from .dice import CommittedDice, DiceSource, ScriptedDice, SeededDice
 from .errors import DiceError, RuleError, SaveFileError
 from .profile import RulesProfile
 from .team import CharacterTeam
-from .verification import DiceCheck, RollProblem, verify, verify_contest
 from .validation import MAX_MOB_RATING, MAX_NAME_LENGTH, MAX_RATING
+from .verification import DiceCheck, RollProblem, verify, verify_contest
 
 __all__ = [
     "Advice", "Character", "CharacterTeam", "CheckResult", "Choice", "Cliche", "CommittedDice", "Contest", "DiceCheck", "DiceError",

@@ -25,10 +25,10 @@ import param
 
 from .character import Character, new_uid
 from .cliche import Cliche
+from .commitment import SCHEME
 from .contest_log import EventLog
 from .contest_queries import ContestQueries, Unit
 from .contest_state import ContestProjection
-from .commitment import SCHEME
 from .dice import CommittedDice, DiceSource, SeededDice, clean_client_seed, seeds_fixed
 from .dry_run import DryRun
 from .errors import Phrase, RuleError

@@ -33,7 +33,6 @@ from .dice import DiceSource
 from .errors import Phrase, RuleError, SaveFileError
 from .profile import RulesProfile
 
-
 #: The phases of a running command (see the module docstring).
 _CHANGING, _PUBLISHING = "changing", "publishing"
 

@@ -31,10 +31,10 @@ import math
 import numbers
 import operator
 import threading
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import accumulate
-from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
 
 from .errors import Phrase, RuleError

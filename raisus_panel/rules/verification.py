@@ -436,8 +436,9 @@ def verify(source: object) -> list[DiceCheck]:
     >>> [check.status for check in verify(duel)]
     ['verified']
     """
-    if not hasattr(source, "export_json") and hasattr(getattr(source, "room", None), "export_json"):
-        source = getattr(source, "room")  # a room's session, or a table's actions
+    room = getattr(source, "room", None)  # a room's session, or a table's actions
+    if not hasattr(source, "export_json") and hasattr(room, "export_json"):
+        source = room
     if hasattr(source, "export_json"):
         source = source.export_json()
     if hasattr(source, "events") and hasattr(source, "uid"):

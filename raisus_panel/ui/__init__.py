@@ -22,8 +22,8 @@ Examples
 >>> fig = apply_fonts(figure(title="승률", x_axis_label="라운드"))
 """
 
-from .action_check import ActionCheckPanel
 from ._charts import CJK_FONT, apply_fonts, side_color, unit_colors
+from .action_check import ActionCheckPanel
 from .actions import Actions
 from .character_sheet import CharacterSheet
 from .contest_table import ContestTable

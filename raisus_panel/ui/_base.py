@@ -21,7 +21,6 @@ from panel.viewable import Layoutable
 
 from raisus_panel import i18n
 from raisus_panel.i18n import LANGUAGES
-
 from raisus_panel.room import OutcomeUnknown
 from raisus_panel.rules import RuleError
 

@@ -8,8 +8,7 @@ import weakref
 from typing import Callable
 
 import panel as pn
-from bokeh.models import (AdaptiveTicker, Axis, ColumnDataSource, DataRange1d, Label, LabelSet, Legend, Scatter,
-                          Title)
+from bokeh.models import AdaptiveTicker, Axis, ColumnDataSource, DataRange1d, Label, LabelSet, Legend, Scatter, Title
 from bokeh.palettes import Category10_10
 
 #: A font stack that can draw Korean on every platform (the Makefile installs Noto CJK on Debian).

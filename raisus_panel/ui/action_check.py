@@ -8,7 +8,7 @@ import param
 from raisus_panel.rules import TN_PRESETS, RuleError, RulesProfile, effective_tn, odds
 from raisus_panel.rules.check import MAX_TN
 
-from ._base import Button, WRAP_GROUP_CSS, HTML, ComponentBase, esc, percent, set_options, style, wrap
+from ._base import HTML, WRAP_GROUP_CSS, Button, ComponentBase, esc, percent, set_options, style, wrap
 from ._checkbox import LabelledCheckbox
 
 _SUITABILITY = ("suitable", "unsuitable", "very unsuitable")

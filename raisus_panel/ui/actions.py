@@ -32,7 +32,7 @@ from bokeh.model import DataModel
 from bokeh.models import CustomJS
 
 from raisus_panel.room import LocalRoom, RoomSession
-from raisus_panel.rules import Character, Contest, CharacterTeam, RuleError
+from raisus_panel.rules import Character, CharacterTeam, Contest, RuleError
 from raisus_panel.rules.dice import DiceSource
 
 from . import _batch, _offloop

@@ -13,7 +13,7 @@ from raisus_panel.room.permissions import has_been_in_contest
 from raisus_panel.rules import MAX_MOB_RATING, MAX_RATING, Character, GruntMob, RuleError
 from raisus_panel.rules.character import new_uid
 
-from ._base import Button, DISABLED_CSS, HTML, ComponentBase, esc, set_objects, style, wrap
+from ._base import DISABLED_CSS, HTML, Button, ComponentBase, esc, set_objects, style, wrap
 
 
 class CharacterSheet(ComponentBase):

@@ -9,7 +9,7 @@ from raisus_panel.rules import CharacterTeam, RuleError
 
 from . import _contest_text as text
 from . import _derive as d
-from ._base import Button, HTML, ComponentBase, Select, esc, grey, set_objects, set_options, style, wrap
+from ._base import HTML, Button, ComponentBase, Select, esc, grey, set_objects, set_options, style, wrap
 from ._charts import unit_colors
 from ._checkbox import LabelledCheckbox
 from ._confirm import ConfirmStep

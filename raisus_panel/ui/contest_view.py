@@ -13,7 +13,6 @@ from ._charts import unit_colors
 from ._shared import contest_state, once_per_change
 from .what_now import WhatNow
 
-
 #: Both sides side by side where they fit at 300 px each, one above the other on a phone.
 SIDES_CSS = """
 .raisus-sides { display: flex; flex-wrap: wrap; column-gap: 20px; }

@@ -9,7 +9,7 @@ from panel.custom import JSComponent
 from raisus_panel.rules import RuleError
 
 from . import _batch
-from ._base import Button, CARD_CSS, HTML, ComponentBase, TextInput, esc, grey, md_esc, style, wrap
+from ._base import CARD_CSS, HTML, Button, ComponentBase, TextInput, esc, grey, md_esc, style, wrap
 
 #: The seed's field takes the room its row leaves (a whole line on a phone).
 _GROW = {"flex": "1 1 260px", "min-width": "0"}

@@ -20,8 +20,8 @@ from . import _derive as derive
 from ._base import HTML, TABS_CSS, Button, ComponentBase, ScriptButton, esc, grey, md_esc, set_objects, style, wrap
 from ._batch import schedule, schedule_every, served
 from ._confirm import ConfirmStep
-from ._offloop import background
 from ._contest_text import CONTEST_CSS, fate_html, member_label, result_html, roll_table_html, unit_head_html
+from ._offloop import background
 from ._shared import once_per_change
 from ._trail import trail
 

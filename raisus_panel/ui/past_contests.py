@@ -7,8 +7,8 @@ import io
 import panel as pn
 import param
 
-from .actions import Actions
 from ._base import HTML, ComponentBase, esc, set_options, style
+from .actions import Actions
 from .round_log import RoundLog
 
 _NONE = ""

@@ -14,7 +14,6 @@ from ._base import HTML, ComponentBase, esc
 from ._charts import side_color, unit_colors
 from ._contest_text import CONTEST_CSS, roll_table_html
 
-
 #: Events of a command that only keep the dice honest; the command is named by what else it did.
 _DICE_BOOKKEEPING = frozenset({"dice_committed", "dice_revealed", "client_seed_set"})
 

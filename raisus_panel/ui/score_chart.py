@@ -12,8 +12,17 @@ from bokeh.transform import dodge
 
 from . import _derive as d
 from ._base import HTML, ComponentBase
-from ._charts import (FigurePane, apply_fonts, dice_axis, key_html, key_line, key_marker, round_axis,
-                      series_offsets, series_styles)
+from ._charts import (
+    FigurePane,
+    apply_fonts,
+    dice_axis,
+    key_html,
+    key_line,
+    key_marker,
+    round_axis,
+    series_offsets,
+    series_styles,
+)
 from ._shared import contest_state, once_per_change
 from ._svg_chart import BOTTOM, HEIGHT, TOP, Line, Marker, dice_ticks, step_chart
 from ._trail import marked_series, point_words, trail
@@ -28,7 +37,7 @@ MARKERS = {
 def faces_text(point: dict, t) -> str:
     """The dice of a round point: every attempt, ties marked, e.g. ``"3+3=6 vs 2+4=6 (tie) → …"``."""
     attempts = []
-    for i, (fa, fb) in enumerate(point.get("faces") or []):
+    for fa, fb in point.get("faces") or []:
         a, b = sum(fa), sum(fb)
         text = f"{'+'.join(map(str, fa))}={a} {t('chart.vs')} {'+'.join(map(str, fb))}={b}"
         if a == b:

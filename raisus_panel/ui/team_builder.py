@@ -8,7 +8,7 @@ import param
 from raisus_panel.rules import CharacterTeam, RuleError
 
 from . import _derive as d
-from ._base import Button, HTML, ComponentBase, esc, set_objects, set_options, style, team_pool_text
+from ._base import HTML, Button, ComponentBase, esc, set_objects, set_options, style, team_pool_text
 from ._checkbox import LabelledCheckbox
 
 

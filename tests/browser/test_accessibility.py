@@ -14,8 +14,20 @@ import pytest
 
 from .conftest import shot
 from .helpers import expect
-from .table_pages import (DESKTOP, PAGES, PHONE, axe_violations, create_room, describe, open_page, reissue_links,
-                          require_axe, serve_table, sideways, touch_targets)
+from .table_pages import (
+    DESKTOP,
+    PAGES,
+    PHONE,
+    axe_violations,
+    create_room,
+    describe,
+    open_page,
+    reissue_links,
+    require_axe,
+    serve_table,
+    sideways,
+    touch_targets,
+)
 
 #: Violations that come from Panel or Bokeh internals no public API reaches, each with its reason:
 #: (rule id, the node's own selector as axe reports it) -> why. Only that rule on such a node is left out.

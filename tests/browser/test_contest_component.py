@@ -20,8 +20,19 @@ from raisus_panel.ui import Actions, RoundLog, contest_chances
 from raisus_panel.ui._base import percent
 
 from .conftest import Server, shot
-from .helpers import (button, chart_rows, commit, expect, marker_count, roll_button, row_of, same_rows, shot_of, t,
-                      wait_chart_len)
+from .helpers import (
+    button,
+    chart_rows,
+    commit,
+    expect,
+    marker_count,
+    roll_button,
+    row_of,
+    same_rows,
+    shot_of,
+    t,
+    wait_chart_len,
+)
 
 #: Seed of the served contest (and the oracle): the team loses round 1, wins round 2, loses round 3,
 #: wins round 4 and then falls to the Ogre; found by playing the rules engine (see ``Oracle``).

@@ -24,8 +24,20 @@ from raisus_panel.room import Actor, Room, RoomRegistry, RoomSession, SQLiteStor
 from raisus_panel.ui import Actions, RoundLog
 
 from .conftest import Server, shot
-from .helpers import (Guard, button, commit, expect, force_click, no_img_created, roll_button, row_of, shot_of, t,
-                      tab, wait_chart_len)
+from .helpers import (
+    Guard,
+    button,
+    commit,
+    expect,
+    force_click,
+    no_img_created,
+    roll_button,
+    row_of,
+    shot_of,
+    t,
+    tab,
+    wait_chart_len,
+)
 
 XSS = "<img src=x onerror=alert(1)>"
 
@@ -233,7 +245,7 @@ def test_lobby_invitations_characters_and_refusals(dash, new_page):
     expected = [["Sir Ann", "Knight (4)", "Ann"], [XSS, "Viking (2)", "Bob"], ["Ogre", "Ogre (8)", t("dashboard.npc")]]
     pages = {"gm": (gm, "GM · Gina"), "ann": (ann, "player · Ann"), "bob": (bob, "player · Bob"),
              "spectator": (spectator, "spectator")}
-    for who, (page, line) in pages.items():  # every page shows every character, live
+    for who, (page, _line) in pages.items():  # every page shows every character, live
         tab(page, "dashboard.tab.characters")
         expect_roster(page, expected, who)
         # everyone is connected
@@ -397,7 +409,7 @@ def test_a_live_game_with_refusals_and_a_crash(dash, new_page):
     for who, page in pages.items():
         expect(page.get_by_text(t("team.revenge_armed")).first, who).to_be_visible()
     everyone_sees(room, "the volunteer")
-    for who, page in pages.items():
+    for page in pages.values():
         check_game(page, roster_of(room), log_size(room), len(room.contest.history))
     shot(spectator, "dashboard-10-spectator-mid-game")
     shot_of(spectator.locator(".raisus-room"), "dashboard-room-spectator")

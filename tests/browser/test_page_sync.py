@@ -99,7 +99,7 @@ def test_every_page_shows_what_the_room_holds_after_quick_choices_and_many_round
     server, db, room_id, urls, uids = served
     pages = {who: new_page(url) for who, url in urls.items()}
     guards = [Guard(p) for p in pages.values()]
-    for who, page in pages.items():
+    for page in pages.values():
         expect(page.locator(".raisus-unit-card, .raisus-unit").first).to_be_visible()
     gm, minji, sam = pages["gm"], pages["minji"], pages["sam"]
     for p in (gm, minji, sam):

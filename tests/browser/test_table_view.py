@@ -13,7 +13,6 @@ import pytest
 
 from raisus_panel.i18n import t
 from raisus_panel.room import RoomRegistry, SQLiteStore
-
 from tests.siege import siege_room
 
 from .conftest import Server, shot

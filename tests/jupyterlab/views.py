@@ -151,7 +151,7 @@ def _outputs_models():
     import panel as pn
 
     seen = {}
-    for _, root, doc, comm in list(pn.state._views.values()):
+    for _, _root, doc, comm in list(pn.state._views.values()):
         if comm is None or doc is None or id(doc) in seen:
             continue
         seen[id(doc)] = [m for r in doc.roots for m in r.references()]

@@ -26,11 +26,11 @@ def test_the_header_says_the_table_is_unavailable_while_redis_is_away(redis_url,
             assert "data-state=live" in state(page) and t("dashboard.connection.live", lang) in state(page)
         redis_server.kill()
         for lang, page in pages.items():
-            assert eventually(lambda: "data-state=unavailable" in state(page), timeout=20), state(page)
+            assert eventually(lambda page=page: "data-state=unavailable" in state(page), timeout=20), state(page)
             assert t("dashboard.connection.unavailable", lang) in state(page)
         redis_server.start()
         for page in pages.values():
-            assert eventually(lambda: "data-state=live" in state(page), timeout=20), state(page)
+            assert eventually(lambda page=page: "data-state=live" in state(page), timeout=20), state(page)
             page.dispose()
         assert not store._status_callbacks  # a closed page stops listening
     finally:

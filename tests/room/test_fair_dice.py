@@ -7,6 +7,8 @@ import json
 import os
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from raisus_panel.room import Actor, Room
 from raisus_panel.room.transfer import import_room
@@ -208,7 +210,6 @@ def test_scripted_rooms_are_not_committed():
     assert caught.value.key == "error.dice.not_committed"
 
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
 
 ROOM_MOVES = st.lists(st.sampled_from(["check", "secret", "roll", "roll", "undo", "reveal_checks", "reveal_dice",
                                        "reload", "seed"]), max_size=12)

@@ -9,7 +9,8 @@ player.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from raisus_panel.room import MemoryStore
 from raisus_panel.rules import CharacterTeam, RuleError, SeededDice

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from raisus_panel.room import (
-    PermissionDenied, Role, RoomRegistry, RoomSession, SQLiteStore, get_registry,
-)
+from raisus_panel.room import PermissionDenied, Role, RoomRegistry, RoomSession, SQLiteStore, get_registry
 from raisus_panel.room.tokens import TOKEN_BYTES, hash_token
 
 

@@ -6,9 +6,7 @@ import json
 
 import pytest
 
-from raisus_panel.room import (
-    Actor, MemoryStore, PermissionDenied, Room, RoomSession, StoreError,
-)
+from raisus_panel.room import Actor, MemoryStore, PermissionDenied, Room, RoomSession, StoreError
 from raisus_panel.rules import Contest, RuleError, ScriptedDice
 
 from .conftest import Table

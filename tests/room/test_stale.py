@@ -200,7 +200,7 @@ def test_two_threads_rolling_the_same_round_at_once_roll_it_once_every_time(tmp_
         barrier = threading.Barrier(2)
         won, stale, other = [], [], []
 
-        def click(actor):
+        def click(actor, barrier=barrier, seen=seen, won=won, stale=stale, other=other):  # this round's
             barrier.wait()
             try:
                 won.append(t.room.apply(actor, "roll_round", {}, seen_seq=seen))

@@ -10,7 +10,13 @@ import time
 import pytest
 
 from raisus_panel.room import (
-    MemoryStore, NotOurDatabase, RoomExists, SequenceConflict, SQLiteStore, StoreError, UnknownRoom,
+    MemoryStore,
+    NotOurDatabase,
+    RoomExists,
+    SequenceConflict,
+    SQLiteStore,
+    StoreError,
+    UnknownRoom,
 )
 from raisus_panel.room.sqlite_store import APPLICATION_ID
 

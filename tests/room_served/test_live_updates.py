@@ -173,7 +173,7 @@ def test_a_round_reaches_every_page_as_one_message_without_a_document_walk(game)
     for n in (1, 2, 3):
         with Walks() as walks:
             t0 = roll(pages)
-            assert _wait_for(lambda: every_page_charted(clients, pages, t0), timeout=30), \
+            assert _wait_for(lambda t0=t0: every_page_charted(clients, pages, t0), timeout=30), \
                 f"round {n} did not reach every page"
             quiet(clients, t0)
         assert room.contest.round == n
@@ -200,7 +200,7 @@ def test_a_round_rolled_while_pages_are_still_drawing_reaches_their_charts(serve
         # nothing goes before the page is drawn
         assert not any(streamed(ms, pictures_of(pages[role])) for role, ms in zip(ROLES, clients.since(t0)))
         clients.say_ready()
-        assert _wait_for(lambda: every_page_charted(clients, pages, t0), timeout=30), \
+        assert _wait_for(lambda t0=t0: every_page_charted(clients, pages, t0), timeout=30), \
             "a page drawn after the round never got the round's chart row"
         quiet(clients, t0)
         # the round reaches each page as one update, after the page said it is drawn

@@ -13,7 +13,6 @@ from __future__ import annotations
 import pytest
 
 from raisus_panel.room import Actor
-
 from raisus_panel.ui._base import hint
 
 from .conftest import _wait_for

@@ -12,8 +12,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from raisus_panel.rules import (Character, CharacterTeam, Contest, GruntMob, RuleError, RulesProfile, ScriptedDice,
-                                SeededDice, advise)
+from raisus_panel.rules import (
+    Character,
+    CharacterTeam,
+    Contest,
+    GruntMob,
+    RuleError,
+    RulesProfile,
+    ScriptedDice,
+    SeededDice,
+    advise,
+)
 from raisus_panel.rules.advisor_model import round_chance
 
 

@@ -3,8 +3,17 @@
 import pytest
 
 from raisus_panel.rules import (
-    Character, Cliche, Contest, DiceError, GruntMob, MAX_RATING, RuleError, SaveFileError, ScriptedDice,
-    SeededDice, action_check,
+    MAX_RATING,
+    Character,
+    Cliche,
+    Contest,
+    DiceError,
+    GruntMob,
+    RuleError,
+    SaveFileError,
+    ScriptedDice,
+    SeededDice,
+    action_check,
 )
 from raisus_panel.rules.dice import MAX_POOL
 

@@ -11,9 +11,7 @@
 
 import pytest
 
-from raisus_panel.rules import (
-    Character, CharacterTeam, Contest, RuleError, RulesProfile, ScriptedDice,
-)
+from raisus_panel.rules import Character, CharacterTeam, Contest, RuleError, RulesProfile, ScriptedDice
 
 from .conftest import c
 

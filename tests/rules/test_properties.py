@@ -8,11 +8,10 @@ replaying the event log gives the same state as the live game. Undo takes back e
 
 import json
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from raisus_panel.rules import (
-    Character, CharacterTeam, Contest, GruntMob, RuleError, RulesProfile, SeededDice,
-)
+from raisus_panel.rules import Character, CharacterTeam, Contest, GruntMob, RuleError, RulesProfile, SeededDice
 
 profiles = st.builds(
     RulesProfile,

@@ -2,9 +2,7 @@
 
 import pytest
 
-from raisus_panel.rules import (
-    CharacterTeam, Contest, GruntMob, RuleError, RulesProfile, ScriptedDice,
-)
+from raisus_panel.rules import CharacterTeam, Contest, GruntMob, RuleError, RulesProfile, ScriptedDice
 
 from .conftest import c, char
 

@@ -8,9 +8,7 @@ import json
 
 import pytest
 
-from raisus_panel.rules import (
-    CharacterTeam, Contest, GruntMob, RuleError, RulesProfile, ScriptedDice, action_check,
-)
+from raisus_panel.rules import CharacterTeam, Contest, GruntMob, RuleError, RulesProfile, ScriptedDice, action_check
 
 from .conftest import c, char
 

@@ -10,13 +10,28 @@ import pathlib
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from raisus_panel.rules import (
-    Character, CharacterTeam, CommittedDice, Contest, RuleError, RulesProfile, SaveFileError, verify,
+    Character,
+    CharacterTeam,
+    CommittedDice,
+    Contest,
+    RuleError,
+    RulesProfile,
+    SaveFileError,
+    verify,
     verify_contest,
 )
 from raisus_panel.rules.commitment import (
-    ACCEPT_BELOW, SCHEME, commitment_of, face_from_blocks, face_of_byte, roll_faces, rolls_of,
+    ACCEPT_BELOW,
+    SCHEME,
+    commitment_of,
+    face_from_blocks,
+    face_of_byte,
+    roll_faces,
+    rolls_of,
 )
 
 SEED = bytes(range(32))
@@ -327,7 +342,6 @@ def test_a_damaged_event_fails_instead_of_raising():
 
 
 # -- any play verifies -----------------------------------------------------------------------------
-from hypothesis import given, settings, strategies as st  # noqa: E402
 
 MOVES = st.lists(st.sampled_from(["roll", "roll", "roll", "undo", "reveal", "seed", "end"]), max_size=14)
 

@@ -10,9 +10,8 @@ from raisus_panel import i18n
 from raisus_panel.rules import Character, CharacterTeam, Contest, GruntMob, ScriptedDice
 from raisus_panel.ui import Actions
 
-from .drivers import click, confirm  # noqa: F401 - the tests' one way to press and to answer Yes
-
 from ..rules.keyed_errors import english_catalog_agrees  # noqa: F401 - autouse: refusals read the same in en.json
+from .drivers import click, confirm  # noqa: F401 - the tests' one way to press and to answer Yes
 
 
 @pytest.fixture(autouse=True)

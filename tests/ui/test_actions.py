@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from raisus_panel.rules import Character, RuleError, ScriptedDice
 from raisus_panel.room import Actor, PermissionDenied, RoomSession
+from raisus_panel.rules import Character, RuleError, ScriptedDice
 from raisus_panel.ui import Actions
 
 from .conftest import duel, free_trio_vs_ogre, team_vs_ogre

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import panel as pn
 
-from raisus_panel.ui import ActionCheckPanel, CharacterSheet, Actions, ContestTable, TeamBuilder
+from raisus_panel.ui import ActionCheckPanel, Actions, CharacterSheet, ContestTable, TeamBuilder
 
 from .conftest import click, free_trio_vs_ogre, team_vs_ogre
 from .drivers import Screen, roll_button

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from raisus_panel.rules import Character, GruntMob
-from raisus_panel.ui import CharacterSheet, Actions
+from raisus_panel.ui import Actions, CharacterSheet
 
 from .conftest import click, duel, room_for_two
 from .drivers import Sheet

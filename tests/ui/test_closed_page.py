@@ -2,9 +2,9 @@
 
 from raisus_panel.dashboard.room_page import RoomPage
 from raisus_panel.i18n import t
-from raisus_panel.ui._base import md_esc
 from raisus_panel.room import Actor, RoomSession
 from raisus_panel.room.registry import _replaced
+from raisus_panel.ui._base import md_esc
 
 from .conftest import room_for_two
 

@@ -10,8 +10,18 @@ import pytest
 
 from raisus_panel import i18n, ui
 from raisus_panel.rules import Character, CharacterTeam, Contest, GruntMob, ScriptedDice
-from raisus_panel.ui import (ActionCheckPanel, Actions, CharacterSheet, ContestTable, LiveOdds, PastContests,
-                             RoundLog, ScoreChart, TeamBuilder, WhatNow)
+from raisus_panel.ui import (
+    ActionCheckPanel,
+    Actions,
+    CharacterSheet,
+    ContestTable,
+    LiveOdds,
+    PastContests,
+    RoundLog,
+    ScoreChart,
+    TeamBuilder,
+    WhatNow,
+)
 
 from .conftest import click, free_trio_vs_ogre, settle, watcher_count
 from .drivers import Screen, roll_button

@@ -9,6 +9,7 @@ the served pages, in Chromium, are in tests/browser/test_confirm_steps.py.
 from __future__ import annotations
 
 import panel as pn
+
 from raisus_panel import i18n
 from raisus_panel.room import Actor, Room, RoomSession
 from raisus_panel.rules import ScriptedDice

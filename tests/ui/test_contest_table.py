@@ -10,7 +10,8 @@ from raisus_panel.ui import Actions, ContestTable
 from raisus_panel.ui._contest_text import dice_html
 
 from .conftest import click, duel, free_trio_vs_ogre, rats, team_vs_ogre
-from .drivers import Screen, roll_button as roll
+from .drivers import Screen
+from .drivers import roll_button as roll
 
 
 def test_roll_round_button_plays_a_round():

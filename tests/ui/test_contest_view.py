@@ -10,7 +10,7 @@ from raisus_panel.dashboard import RoomPage
 from raisus_panel.i18n import t
 from raisus_panel.room import Actor, RoomSession
 from raisus_panel.rules import Character, CharacterTeam, Contest, ScriptedDice
-from raisus_panel.ui import ContestTable, ContestView, Actions
+from raisus_panel.ui import Actions, ContestTable, ContestView
 from raisus_panel.ui._contest_text import dice_html
 
 from .conftest import click, duel, room_for_two, team_vs_ogre

@@ -12,7 +12,7 @@ import pytest
 
 from raisus_panel import i18n
 from raisus_panel.rules import Character, Contest, ScriptedDice
-from raisus_panel.ui import ContestTable, Actions
+from raisus_panel.ui import Actions, ContestTable
 from raisus_panel.ui._base import md_esc
 
 from .conftest import brawl_in_room, click

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from raisus_panel.room import Actor, Room, RoomSession
-from raisus_panel.ui import ContestTable, LiveOdds, RoundLog, ScoreChart, Actions
+from raisus_panel.ui import Actions, ContestTable, LiveOdds, RoundLog, ScoreChart
 
 from .conftest import brawl_in_room, click
 from .drivers import Screen, roll_button
@@ -68,7 +68,7 @@ def test_the_room_says_why_and_the_owner_picks_the_cliché():
 
 
 def test_the_setup_form_enables_start_once_both_sides_are_picked():
-    from raisus_panel.ui import ContestTable, Actions
+    from raisus_panel.ui import Actions, ContestTable
 
     gm = Room.local("Table")
     for name in ("Ann", "Ogre"):

@@ -80,7 +80,7 @@ def test_a_long_log_grows_at_its_end_and_drops_old_entries_in_steps():
     contest, actions, viking, pirate = duel(a=("Viking", 60), b=("Pirate", 60))
     log = RoundLog(actions=actions, max_entries=10, lang="en")
     shown = []
-    for n in range(14):
+    for _ in range(14):
         contest.dice.extend([[6] * viking.cliche("Viking").current, [1] * pirate.cliche("Pirate").current])
         before = body(log).object
         actions.act("roll_round")

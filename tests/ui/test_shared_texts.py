@@ -6,8 +6,7 @@ import gc
 
 from raisus_panel.dashboard import RoomPage
 from raisus_panel.room import Actor, RoomSession
-from raisus_panel.ui import ContestView, LiveOdds
-from raisus_panel.ui import live_odds
+from raisus_panel.ui import ContestView, LiveOdds, live_odds
 from raisus_panel.ui._contest_text import dice_html
 from raisus_panel.ui._shared import _kept, once_per_change
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from raisus_panel.room import Actor, Room, RoomSession
 from raisus_panel.room.deltas import StaleDelta, apply_delta, make_delta
 from raisus_panel.rules import RuleError, SeededDice
 from raisus_panel.ui import Actions
-from raisus_panel.ui._table_doc import LABEL_KEYS, ink, initials, labels, table_document
+from raisus_panel.ui._table_doc import LABEL_KEYS, initials, ink, labels, table_document
 from raisus_panel.ui.table_view import TableView
 
 

@@ -11,8 +11,7 @@ import pytest
 
 from raisus_panel.i18n import t
 from raisus_panel.rules import Character, Contest, ScriptedDice
-from raisus_panel.ui import (Actions, ContestTable, ContestView, LiveOdds, RoundLog, ScoreChart,
-                             TeamBuilder)
+from raisus_panel.ui import Actions, ContestTable, ContestView, LiveOdds, RoundLog, ScoreChart, TeamBuilder
 from raisus_panel.ui._base import team_pool_text
 from raisus_panel.ui._contest_text import member_label
 

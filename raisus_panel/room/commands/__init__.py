@@ -78,7 +78,7 @@ from . import characters, contest, table
 from .characters import CHARACTER_FIELDS
 from .contest import client_seed_owner
 from .names import PLAYER_ID, name_key, new_player_id, same_name
-from .spec import Args, CommandSpec, Command, ContestCall, Context
+from .spec import Args, Command, CommandSpec, ContestCall, Context
 from .table import ROOM_TITLE
 
 __all__ = [

@@ -5,9 +5,11 @@ A duel with committed dice and a known seed: the commitment, a client seed, roun
 fixtures; ``test_verify.py`` verifies it. Do not regenerate it with newer code; add new fixtures.
 Usage: ``python tests/rules/saves/make_fair_duel.py tests/rules/saves``.
 """
-import json, pathlib, sys
-from raisus_panel.rules import Character, CommittedDice, Contest
+import json
+import pathlib
+import sys
 
+from raisus_panel.rules import Character, CommittedDice, Contest
 
 
 def state(contest):  # the same record as make_saves.py's

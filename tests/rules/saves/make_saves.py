@@ -4,7 +4,10 @@
 state. Do not regenerate them with newer code (that would only compare the code with itself); add new
 fixtures instead. Usage: ``python tests/rules/saves/make_saves.py tests/rules/saves``.
 """
-import json, pathlib, sys
+import json
+import pathlib
+import sys
+
 from raisus_panel.rules import Character, Contest, RulesProfile, ScriptedDice
 
 # The one argument is the folder the saves go to, and it must exist: a stray option ("-q") or a typo
