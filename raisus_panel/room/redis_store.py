@@ -87,9 +87,16 @@ redis.call('PUBLISH', ARGV[1], ARGV[2] .. ' ' .. last)
 return {0, last}
 """
 
-# KEYS: meta; ARGV: channel, room id, meta JSON. Returns 0 if there is no such room.
+# KEYS: meta; ARGV: channel, room id, new meta JSON, deadline (Redis's clock), the meta JSON it replaces
+# (none: whatever is there). Returns 0 if there is no such room, 1 when written, 2 if the meta is no
+# longer the one it replaces (read again), 3 if the deadline has passed: like an append, a write that
+# arrives late refuses itself, so a page told "not saved" can never find it saved later.
 _SET_META_LUA = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local now = redis.call('TIME')
+if tonumber(now[1]) + tonumber(now[2]) / 1e6 > tonumber(ARGV[4]) then return 3 end
+local old = redis.call('GET', KEYS[1])
+if not old then return 0 end
+if ARGV[5] and old ~= ARGV[5] then return 2 end
 redis.call('SET', KEYS[1], ARGV[3])
 redis.call('PUBLISH', ARGV[1], ARGV[2] .. ' meta')
 return 1
@@ -370,35 +377,50 @@ class RedisStore(Store):
 
     def set_meta(self, room_id: str, meta: Meta) -> None:
         """See :meth:`Store.set_meta`; every process hears of it (:meth:`on_meta`)."""
-        text = json.dumps(meta, ensure_ascii=False)
-        done = self._call(_META, lambda: self._set_meta(keys=[self._keys(room_id)[0]],
-                                                        args=[self.channel, room_id, text]))
-        if not done:
-            raise self._unknown(room_id)
+        self._write_meta(room_id, json.dumps(meta, ensure_ascii=False))
 
     def update_meta(self, room_id: str, change: Callable[[Meta], Meta]) -> Meta:
         """Change the room's metadata atomically across processes: ``change(meta)`` returns the new
         metadata, and is called again on fresh data if another process changed it meanwhile."""
-        redis = _redis()
         meta_key = self._keys(room_id)[0]
+        while True:
+            text = self._call(_READ, lambda: self._r.get(meta_key))
+            if text is None:
+                raise self._unknown(room_id)
+            meta: Meta = change(json.loads(text))
+            if self._write_meta(room_id, json.dumps(meta, ensure_ascii=False), replaces=text.decode()):
+                return meta
 
-        def update() -> Meta:
-            with self._r.pipeline() as pipe:
-                while True:
-                    try:
-                        pipe.watch(meta_key)
-                        text = pipe.get(meta_key)
-                        if text is None:
-                            raise self._unknown(room_id)
-                        meta: Meta = change(json.loads(text))
-                        pipe.multi()
-                        pipe.set(meta_key, json.dumps(meta, ensure_ascii=False))
-                        pipe.publish(self.channel, f"{room_id} meta")
-                        pipe.execute()
-                        return meta
-                    except redis.WatchError:
-                        continue
-        return self._call(_META, update)
+    def _write_meta(self, room_id: str, text: str, *, replaces: str | None = None) -> bool:
+        """Write the room's metadata ``text`` (if it still is ``replaces``, when given: False if not).
+
+        The write carries a deadline, as an append does. If Redis's answer is lost, the write may still
+        be queued there: this waits out the deadline (after it, the write refuses itself) and reads the
+        metadata back, so what it reports is what Redis holds -- saved, not saved, or not known.
+        """
+        meta_key = self._keys(room_id)[0]
+        deadline = time.time() + self._clock_offset + self._timeout / 2
+        args = [self.channel, room_id, text, repr(deadline), *([replaces] if replaces is not None else [])]
+        try:
+            status = self._call(_META, lambda: self._set_meta(keys=[meta_key], args=args))
+        except StoreError as exc:
+            if exc.key != "error.store.unavailable":
+                raise
+            time.sleep(max(0.0, deadline - self._clock_offset - time.time()) + 0.05)
+            try:
+                now = self._call(_READ, lambda: self._r.get(meta_key))
+            except StoreError:
+                raise StoreError("The room store did not answer, so whether the change was saved is not "
+                                 "known yet. Reload the page in a moment to see.",
+                                 key="error.store.meta_unknown") from None
+            if now is not None and now.decode() == text:
+                return True  # it was saved before its deadline: the answer alone was lost
+            raise  # not saved, and it never will be: its deadline has passed
+        if status == 0:
+            raise self._unknown(room_id)
+        if status == 3:  # it reached Redis after its deadline: nothing was written
+            raise unavailable()
+        return bool(status == 1)
 
     def times_since(self, name: str, since: float) -> list[float]:
         """See :meth:`Store.times_since`: shared by every process on this Redis."""
