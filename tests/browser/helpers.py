@@ -9,7 +9,8 @@ import re
 from playwright.sync_api import Locator, Page, expect
 
 from raisus_panel.i18n import t as _t
-from raisus_panel.room import Room, SQLiteStore
+from raisus_panel.room import Room
+from raisus_panel.room.store_url import open_store
 
 from .conftest import ARTIFACTS
 
@@ -212,8 +213,9 @@ __all__ = ["Guard", "force_click", "LANG", "button", "chart_len", "chart_rows", 
 
 
 def truth(db: str, room_id: str) -> Room:
-    """The room as the SQLite file at ``db`` holds it now (what every page must agree with)."""
-    store = SQLiteStore(db)
+    """The room as its store holds it now (what every page must agree with): ``db`` is a SQLite
+    file's path or a store's address (``redis://…``), read by a store of the test's own."""
+    store = open_store(db)
     try:
         return Room.load(store, room_id)
     finally:

@@ -24,7 +24,7 @@ from raisus_panel.room import Room, RoomRegistry
 from raisus_panel.room.redis_store import RedisStore
 
 from .conftest import ROOT, Server, shot
-from .helpers import expect
+from .helpers import expect, truth
 from .test_page_sync import picker
 from .test_scale_out import seed
 
@@ -50,15 +50,6 @@ def paused(redis_server):
         os.kill(redis_server.proc.pid, signal.SIGCONT)
 
 
-def room_of(redis_url: str, room_id: str) -> Room:
-    """The room as its log in Redis holds it (read by a process of its own)."""
-    store = RedisStore(redis_url)
-    try:
-        return Room.load(store, room_id)
-    finally:
-        store.close()
-
-
 def log_of(room: Room) -> list[dict]:
     return room._events  # the test reads the whole log: no command may be in it twice
 
@@ -81,7 +72,7 @@ def test_a_paused_store_holds_up_its_room_not_the_server(redis_server, redis_url
         expect(page.get_by_role("button", name=tr("contest.open_round", key_lang), exact=True)).to_be_enabled(
             timeout=30_000)
     timed_get(f"{base}")  # warm: the first lobby of a process costs more
-    before = len(log_of(room_of(redis_url, one["room_id"])))
+    before = len(log_of(truth(redis_url, one["room_id"])))
     fresh = new_page()
     with paused(redis_server):
         gm_a.get_by_role("button", name=tr("contest.open_round", lang), exact=True).click()  # waits on Redis
@@ -109,19 +100,19 @@ def test_a_paused_store_holds_up_its_room_not_the_server(redis_server, redis_url
     settled = gm_a.get_by_text(tr("outcome.saved", lang)).or_(gm_a.get_by_text(tr("outcome.not_saved", lang)))
     expect(settled).to_be_visible(timeout=40_000)
     shot(gm_a, f"store-off-loop-settled-{lang}")
-    log = log_of(room_of(redis_url, one["room_id"]))
+    log = log_of(truth(redis_url, one["room_id"]))
     saved = gm_a.get_by_text(tr("outcome.saved", lang)).count() == 1
     assert len(log) == before + (1 if saved else 0), (saved, log[before:])
     assert len([e for e in log if e.get("command") == "open_round"]) == (1 if saved else 0)  # never twice
     # the fresh page of room B fills in, and room B plays on
     expect(fresh.locator(".raisus-room-title")).to_contain_text("Two servers", timeout=30_000)
-    b_before = len(log_of(room_of(redis_url, two["room_id"])))
+    b_before = len(log_of(truth(redis_url, two["room_id"])))
     start = time.monotonic()
     gm_b.get_by_role("button", name=tr("contest.open_round", "ko"), exact=True).click()  # B's page is in Korean now
     deadline = time.monotonic() + 10
-    while len(log_of(room_of(redis_url, two["room_id"]))) == b_before and time.monotonic() < deadline:
+    while len(log_of(truth(redis_url, two["room_id"]))) == b_before and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert len(log_of(room_of(redis_url, two["room_id"]))) == b_before + 1
+    assert len(log_of(truth(redis_url, two["room_id"]))) == b_before + 1
     assert time.monotonic() - start < 3.0
 
 
@@ -150,7 +141,7 @@ def test_two_quick_picks_on_a_slow_store_apply_in_click_order(redis_server, redi
     bob = new_page(f"{server.url}/dashboard?token={table['bob']}")
     select = picker(bob, "Olaf")
     expect(select).to_be_enabled(timeout=30_000)
-    start = len(log_of(room_of(redis_url, table["room_id"])))
+    start = len(log_of(truth(redis_url, table["room_id"])))
     for rounds in range(3):  # a few times: the order must hold every time, not by luck
         shown = select.evaluate("s => s.options[s.selectedIndex]?.text ?? ''")
         others = [o for o in select.locator("option").all_text_contents() if not o.startswith("—") and o != shown]
@@ -164,7 +155,7 @@ def test_two_quick_picks_on_a_slow_store_apply_in_click_order(redis_server, redi
         names = [first.split(" (")[0], second.split(" (")[0]]
         want = names[1]
         while time.monotonic() < deadline:
-            room = room_of(redis_url, table["room_id"])
+            room = truth(redis_url, table["room_id"])
             chosen = room.contest.chosen(table["olaf"])
             picks = [e["event"]["cliche"] for e in log_of(room)[start:] if e.get("command") == "choose"]
             if chosen is not None and chosen.name == want and picks and picks[-1] == want:
@@ -190,7 +181,7 @@ def test_a_join_on_a_paused_store_leaves_the_server_free_and_says_what_came_of_i
     name = page.get_by_role("textbox")
     expect(name).to_be_visible(timeout=30_000)
     name.fill("Cleo")
-    before = len(log_of(room_of(redis_url, table["room_id"])))
+    before = len(log_of(truth(redis_url, table["room_id"])))
     join = page.get_by_role("button", name=tr("dashboard.join.button", lang), exact=True)
     with paused(redis_server):
         join.click()
@@ -202,11 +193,11 @@ def test_a_join_on_a_paused_store_leaves_the_server_free_and_says_what_came_of_i
             page.get_by_text(tr("error.store.outcome_unknown", lang)))
         expect(told).to_be_visible(timeout=30_000)
         shot(page, f"store-off-loop-join-paused-{lang}")
-    joined = [e for e in log_of(room_of(redis_url, table["room_id"]))[before:] if e.get("type") == "player_joined"]
+    joined = [e for e in log_of(truth(redis_url, table["room_id"]))[before:] if e.get("type") == "player_joined"]
     if not joined:  # nothing was saved: joining again works, once
         join.click()
     expect(page.locator(".raisus-room-title")).to_be_visible(timeout=30_000)
-    joined = [e for e in log_of(room_of(redis_url, table["room_id"]))[before:] if e.get("type") == "player_joined"]
+    joined = [e for e in log_of(truth(redis_url, table["room_id"]))[before:] if e.get("type") == "player_joined"]
     assert len(joined) == 1, joined
 
 
