@@ -56,12 +56,16 @@ def unkeyed_raises(package: str) -> list[str]:
     """``path:line`` of every place in ``raisus_panel/<package>`` that makes a refusal without a key.
 
     That is: a call of a RuleError class without ``key=`` (raised or not), and a ``raise`` of any
-    other call, unless it raises a programming error or calls a function of the package (a helper
-    that builds a keyed refusal, itself checked here).
+    other call, unless it raises a programming error (or the package's own subclass of one) or calls a
+    function of the package (a helper that builds a keyed refusal, itself checked here).
     """
     classes = error_classes()
     sources = list(_sources(package))
     helpers = {node.name for _, tree in sources for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+    # the package's own programming errors (a ValueError subclass: a signal between its parts, such as
+    # a table view's stale delta, never a refusal a person reads)
+    signals = {node.name for _, tree in sources for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+               and any(_name(base) in PROGRAMMING_ERRORS for base in node.bases)}
     bad = []
     for path, tree in sources:
         where = f"{path.relative_to(PACKAGE.parent)}"
@@ -70,7 +74,7 @@ def unkeyed_raises(package: str) -> list[str]:
                 bad.append(f"{where}:{node.lineno}")
             elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
                 name = _name(node.exc.func)
-                if name not in PROGRAMMING_ERRORS | classes | helpers and not _has_key(node.exc):
+                if name not in PROGRAMMING_ERRORS | signals | classes | helpers and not _has_key(node.exc):
                     bad.append(f"{where}:{node.lineno}")
     return sorted(set(bad))
 
