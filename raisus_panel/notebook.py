@@ -84,6 +84,8 @@ NO_ECHO_WIDGETS_JS = """
 
 #: Waits for BokehJS and Panel to load in the page (the load output runs asynchronously), then
 #: installs :data:`NO_ECHO_JS` and :data:`NO_ECHO_WIDGETS_JS` and hides the "run the notebook" notice.
+#: It also starts the script that draws greyed controls' reasons under them (``ui.kit.WHY_SCRIPT``): on
+#: a served page a document callback starts it, which a notebook's outputs never run.
 #: The notice is hidden only in an output the kernel has just made: a saved notebook opened again
 #: draws its outputs without a kernel (BokehJS loads from the Jupyter server, the views look as they
 #: were saved, and no click reaches anything), so there the notice stays and says to run the notebook.
@@ -92,6 +94,7 @@ _READY_JS = """
   const notice = document.getElementById(%(id)s);
   const fresh = Math.abs(Date.now() - %(made)d) <= %(fresh_ms)d;  // not a saved output opened again
   let tries = 0;
+  (function () { %(why)s })();  // greyed controls' reasons, drawn under them (ui/_base.py WHY_SCRIPT)
   function ready() {
     if (%(widgets)s && %(shim)s) {
       if (notice && fresh) notice.style.display = "none";
@@ -489,7 +492,8 @@ def _notice_html() -> str:
     """The notice shown until BokehJS and Panel are loaded, and the script that hides it."""
     element = f"raisus-notice-{uuid.uuid4().hex}"
     texts = "<br>".join(html.escape(i18n.t("notebook.run_first", lang)) for lang in i18n.LANGUAGES)
-    script = _READY_JS % {"id": json.dumps(element), "shim": NO_ECHO_JS.strip(),
+    from raisus_panel.ui.kit import WHY_SCRIPT  # the ui imports panel's notebook glue: imported late
+    script = _READY_JS % {"id": json.dumps(element), "shim": NO_ECHO_JS.strip(), "why": WHY_SCRIPT.strip(),
                           "widgets": _widgets_shim(), "made": int(time.time() * 1000),
                           "fresh_ms": FRESH_SECONDS * 1000}
     return (f'<div id="{element}" class="raisus-notice" style="padding: 0.5em 0.8em; border-left: 4px solid '

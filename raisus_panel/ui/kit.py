@@ -7,7 +7,8 @@ them, so that a change to one of those pieces is a change to a public name, seen
 - :class:`ComponentBase`, :class:`Button` (its reason in a plain ``title``), :class:`ScriptButton`
   (a button that runs a script in the page only), :data:`HTML`, :func:`style`, :func:`wrap`,
   :func:`set_objects`, :data:`TABS_CSS`: a component's base class and layout helpers; :func:`grey`
-  (disable a control with its reason said under it).
+  (disable a control with its reason said under it), :data:`WHY_SCRIPT` (the page script that draws
+  those reasons).
 - :class:`ConfirmStep`: the inline "Are you sure?" before an action nobody can take back.
 - :func:`esc`, :func:`md_esc`: escaping for HTML and Markdown panes (names are the players' text).
 - :func:`served`, :func:`schedule`, :func:`schedule_every`, :func:`once_per_change`: timing on a served page;
@@ -17,7 +18,20 @@ them, so that a change to one of those pieces is a change to a public name, seen
 """
 
 from . import _derive as derive
-from ._base import HTML, TABS_CSS, Button, ComponentBase, ScriptButton, esc, grey, md_esc, set_objects, style, wrap
+from ._base import (
+                    HTML,
+                    TABS_CSS,
+                    WHY_SCRIPT,
+                    Button,
+                    ComponentBase,
+                    ScriptButton,
+                    esc,
+                    grey,
+                    md_esc,
+                    set_objects,
+                    style,
+                    wrap,
+)
 from ._batch import schedule, schedule_every, served
 from ._confirm import ConfirmStep
 from ._contest_text import CONTEST_CSS, fate_html, member_label, result_html, roll_table_html, unit_head_html
@@ -26,5 +40,5 @@ from ._shared import once_per_change
 from ._trail import trail
 
 __all__ = ["CONTEST_CSS", "HTML", "TABS_CSS", "Button", "background", "ComponentBase", "ConfirmStep", "ScriptButton", "derive",
-           "esc", "fate_html", "grey", "md_esc", "member_label", "once_per_change", "result_html", "roll_table_html",
+           "WHY_SCRIPT", "esc", "fate_html", "grey", "md_esc", "member_label", "once_per_change", "result_html", "roll_table_html",
            "schedule", "schedule_every", "served", "set_objects", "style", "trail", "unit_head_html", "wrap"]
