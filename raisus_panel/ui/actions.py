@@ -264,7 +264,11 @@ class Actions(param.Parameterized):
 
         def answered(events, error) -> None:
             answer(None, error) if error is not None else answer(self._answer(command, seen, before, events), None)
-        _offloop.in_order(self._doc_or_none, work, answered)
+        # A local room (a notebook's, or a served app of one person's models) mirrors its change into
+        # this page's components on the thread that acts, and its store is memory or a local file:
+        # it acts now, on the loop, as in a notebook. Only a shared room's store wait goes to a worker.
+        local = isinstance(self._session.room, LocalRoom)
+        _offloop.in_order(None if local else self._doc_or_none, work, answered)
 
     @property
     def _doc_or_none(self):
