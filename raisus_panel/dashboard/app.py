@@ -61,6 +61,10 @@ def page_shell(registry: RoomRegistry, token: str):
     """:func:`page_for`, served: the lobby, or "loading the room…" while a worker reads the link and the room."""
     if not token:
         return Lobby(registry=registry, lang=page_language())
+    if not registry.store.shared:
+        # a store of this process (a SQLite file, memory) answers in milliseconds and never pauses
+        # for a network: its page is built at once, as page_for does. The shell is for a shared one.
+        return page_for(registry, token)
     view = query_param("view")  # read now: the page is built later, in a callback
     shell = RoomLoader(open=lambda: open_link(registry, token, tries=OPEN_TRIES), lang=page_language(),
                        build=lambda opened: build_page(registry, token, opened, view=view))

@@ -397,7 +397,9 @@ def test_a_live_game_with_refusals_and_a_crash(dash, new_page):
     expect(refusal(ann)).to_be_visible()
     # the server's reason names Bob's character -- as text
     not_yours = t("error.permission.not_yours", name=XSS, whose="\0").split("\0")[0]
-    expect(ann.get_by_text(not_yours)).to_be_visible()
+    # in the refusal (the same words are the greyed buttons' reason, under each of them)
+    expect(ann.locator("p").filter(has_text=t("error.refused")).filter(has_text=not_yours)).to_be_visible()
+    expect(ann.locator(".raisus-why").filter(has_text=not_yours).first).to_be_visible()
     shot(ann, "dashboard-09-player-refused-for-another-character")
     assert truth(dash, seeded.room_id).seq == room.seq
 
