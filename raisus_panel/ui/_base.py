@@ -621,7 +621,7 @@ class ComponentBase(pn.viewable.Viewer):
         browser as one message: see :mod:`._batch`. Asked again before the batch runs, ``fn`` still
         runs once. ``rebuild=True``: the batch makes or drops many models (see ``_batch.schedule``).
         """
-        if self._disposed:
+        if self._disposed or _batch.closed(self._doc):
             return
         if not _batch.served(self._doc):
             fn(*args)

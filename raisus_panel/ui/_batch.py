@@ -44,9 +44,40 @@ _ready: "weakref.WeakKeyDictionary[object, bool]" = weakref.WeakKeyDictionary()
 _rebuilding: "weakref.WeakSet[object]" = weakref.WeakSet()
 
 
+#: documents seen served: one of them without a session context any more has been closed
+_served: "weakref.WeakSet[object]" = weakref.WeakSet()
+
+
 def served(doc) -> bool:
-    """Whether ``doc`` is a served session's document (not None, not a notebook's)."""
-    return doc is not None and getattr(doc, "session_context", None) is not None
+    """Whether ``doc`` is a served session's document (not None, not a notebook's, not closed)."""
+    if doc is None or getattr(doc, "session_context", None) is None:
+        return False
+    _served.add(doc)
+    return True
+
+
+def closed(doc) -> bool:
+    """Whether ``doc`` was a served page's document and its session has ended.
+
+    Bokeh destroys a session's document first and runs the session-destroyed hooks (where views
+    dispose of themselves) only after an ``await``: in between, a change of the room still reaches
+    the page's views. A destroyed document has no session context, so it would look like a
+    notebook's -- changed at once, where any change of a model raises inside Bokeh. It gets none.
+    """
+    return doc is not None and doc in _served and getattr(doc, "session_context", None) is None
+
+
+def _next_tick(doc, callback: Callable) -> None:
+    """``doc.add_next_tick_callback``, quietly doing nothing if ``doc`` is closed meanwhile.
+
+    Another thread (a room's) may ask just as the loop destroys the document; Bokeh then raises an
+    ``AttributeError`` from its emptied callback registry.
+    """
+    try:
+        doc.add_next_tick_callback(callback)
+    except AttributeError:
+        if not closed(doc):
+            raise
 
 
 def track(doc) -> None:
@@ -75,7 +106,7 @@ def _now_ready(ref) -> None:
         _ready[doc] = True
         waiting = bool(_queues.get(doc))
     if waiting:
-        doc.add_next_tick_callback(lambda: _flush(doc))
+        _next_tick(doc, lambda: _flush(doc))
 
 
 def ready(doc) -> bool:
@@ -94,6 +125,8 @@ def schedule(doc, owner, fn: Callable, *args, rebuild: bool = False) -> None:
     Bokeh then walks the document's whole model graph once, when the batch ends, instead of once
     per change of a layout's children (a contest's start walked a GM's page some 50 times).
     """
+    if closed(doc):
+        return
     bound = getattr(fn, "__self__", None) is not None
     # a bound method is new on every access: it is the same call if it has the same name
     key = (id(owner), fn.__name__ if bound else id(fn))
@@ -107,7 +140,7 @@ def schedule(doc, owner, fn: Callable, *args, rebuild: bool = False) -> None:
         if rebuild:
             _rebuilding.add(doc)
     if first:
-        doc.add_next_tick_callback(lambda: _flush(doc))
+        _next_tick(doc, lambda: _flush(doc))
 
 
 #: document -> the keys of :func:`schedule_every` calls waiting for their moment
@@ -119,8 +152,10 @@ def schedule_every(doc, owner, fn: Callable, seconds: float) -> None:
 
     For what changes in bursts and need not show at once -- who is present, while a hundred pages
     connect: each page redraws it a few times a second at most, not once per arrival. Without a
-    served document ``fn`` runs now.
+    served document ``fn`` runs now; a closed page's never.
     """
+    if closed(doc):
+        return
     if not served(doc):
         fn()
         return
@@ -139,10 +174,12 @@ def schedule_every(doc, owner, fn: Callable, seconds: float) -> None:
         if method is not None:
             schedule(doc, method.__self__, method)
     # only next-tick callbacks may be added from any thread; the timeout is set on the document's loop
-    doc.add_next_tick_callback(lambda: doc.add_timeout_callback(due, int(seconds * 1000)))
+    _next_tick(doc, lambda: doc.add_timeout_callback(due, int(seconds * 1000)))
 
 
 def _flush(doc) -> None:
+    if closed(doc):
+        return
     with _lock:
         if not _ready.get(doc, True):
             return  # queued before the page was ready: run by _now_ready
