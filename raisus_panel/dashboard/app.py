@@ -57,17 +57,11 @@ def page_for(registry: RoomRegistry, token: str):
     return build_page(registry, token, open_link(registry, token))
 
 
-#: Whether a served page on a shared store is first "loading the room…" while a worker reads it. Off:
-#: the shell raced with the page's first render (pages stayed "loading" behind nginx on Redis, in a
-#: full test run); until that is found, a link's page reads the store on the loop (issue 21).
-LOADING_SHELL = False
-
-
 def page_shell(registry: RoomRegistry, token: str):
     """:func:`page_for`, served: the lobby, or "loading the room…" while a worker reads the link and the room."""
     if not token:
         return Lobby(registry=registry, lang=page_language())
-    if not LOADING_SHELL or not registry.store.shared:
+    if not registry.store.shared:
         # a store of this process (a SQLite file, memory) answers in milliseconds and never pauses
         # for a network: its page is built at once, as page_for does. The shell is for a shared one.
         return page_for(registry, token)

@@ -42,6 +42,8 @@ _queues: "weakref.WeakKeyDictionary[object, dict]" = weakref.WeakKeyDictionary()
 _ready: "weakref.WeakKeyDictionary[object, bool]" = weakref.WeakKeyDictionary()
 #: documents whose next batch rebuilds views (see ``schedule(rebuild=True)``)
 _rebuilding: "weakref.WeakSet[object]" = weakref.WeakSet()
+#: document -> callbacks waiting for its page to be ready (see :func:`when_ready`)
+_until_ready: "weakref.WeakKeyDictionary[object, list[Callable]]" = weakref.WeakKeyDictionary()
 
 
 #: documents seen served: one of them without a session context any more has been closed
@@ -105,8 +107,28 @@ def _now_ready(ref) -> None:
     with _lock:
         _ready[doc] = True
         waiting = bool(_queues.get(doc))
+        callbacks = _until_ready.pop(doc, [])
+    for callback in callbacks:
+        _next_tick(doc, callback)
     if waiting:
         _next_tick(doc, lambda: _flush(doc))
+
+
+def when_ready(doc, callback: Callable) -> None:
+    """Run ``callback()`` in a next-tick callback of ``doc`` once its page is ready (next tick if it is).
+
+    For what answers a page's own work on a worker (``_offloop``): a loading shell's read of the store
+    may be answered between the browser's pull of the page and its ``document_ready``, and Panel
+    drops a change made then (see above) -- the page stayed "loading the room…" for good. A closed
+    page's callback never runs.
+    """
+    if closed(doc):
+        return
+    with _lock:
+        if not _ready.get(doc, True):
+            _until_ready.setdefault(doc, []).append(callback)
+            return
+    _next_tick(doc, callback)
 
 
 def ready(doc) -> bool:

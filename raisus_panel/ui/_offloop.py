@@ -6,7 +6,8 @@ that wait stops every page of the process; so :func:`in_order` runs only that bl
 worker thread, and the page's coroutine awaits it. Panel's event handling stays on the loop, in
 order; the page's work items form one queue (FIFO) per document, so two quick picks apply in the
 order they were clicked. What the page does with the answer runs back on the loop, in a next-tick
-callback of the page's own document (under its lock, as that page, inside ``pn.io.hold``).
+callback of the page's own document (under its lock, as that page, inside ``pn.io.hold``), once the
+page is ready (``_batch.when_ready``).
 
 Without a served document on a running loop (a notebook, a test driving a component) the work runs
 now, on the caller's thread, and the answer with it: the same code path, only the wait differs.
@@ -92,7 +93,7 @@ async def _run(loop, doc, previous, work, answer) -> None:
             if not shown.done():
                 shown.set_result(None)
     try:
-        doc.add_next_tick_callback(deliver)
+        _batch.when_ready(doc, deliver)  # a page not ready yet would drop the answer's changes
     except Exception:  # the page closed meanwhile: nobody to tell
         shown.set_result(None)
         return
