@@ -345,6 +345,9 @@ class Room(RoomDice, param.Parameterized):
                 log.exception("a command's outcome could not be shown")
         threading.Thread(target=run, name=f"raisus-settle-{self.room_id}", daemon=True).start()
 
+    #: Seconds :meth:`check` waits for a command to end before answering from the state shown.
+    CHECK_WAIT = 0.05
+
     def check(self, actor: Actor, name: str, args: dict[str, Any] | None = None) -> None:
         """Raise what :meth:`apply` would raise before rolling, without changing anything.
 
@@ -352,16 +355,25 @@ class Room(RoomDice, param.Parameterized):
         writing it (room commands) or asks the contest (:meth:`Contest.why_not`, which uses no
         real dice) for contest commands.
         """
-        with self._lock:
-            key = _check_key(actor, name, args)
-            if key is not None and key in self._checked:
-                refusal = self._checked[key]
-            else:
-                refusal = self._dry_run(actor, name, args)
-                if key is not None:
-                    self._checked[key] = refusal
-            if refusal is not None:
-                raise refusal
+        key = _check_key(actor, name, args)
+        if not self._lock.acquire(timeout=self.CHECK_WAIT):
+            # A command holds the room, waiting on its store (a paused Redis: seconds). A served page
+            # asks on the event loop every page shares: answer from the state shown until the command
+            # ends (then every page asks again), and "looks allowed" where that was not asked -- apply()
+            # decides anyway.
+            refusal = self._checked.get(key) if key is not None else None
+        else:
+            try:
+                if key is not None and key in self._checked:
+                    refusal = self._checked[key]
+                else:
+                    refusal = self._dry_run(actor, name, args)
+                    if key is not None:
+                        self._checked[key] = refusal
+            finally:
+                self._lock.release()
+        if refusal is not None:
+            raise refusal
 
     def _dry_run(self, actor: Actor, name: str, args: dict[str, Any] | None) -> RuleError | None:
         try:
@@ -590,14 +602,16 @@ class Room(RoomDice, param.Parameterized):
         their sequence numbers may skip. Build a session's view from these (or from the public
         parameters), never from the room's internals.
         """
-        with self._lock:
-            events = self._events[max(0, from_seq):]
-            return copy.deepcopy([e for e in events if visible_to(actor, e)])
+        # No lock: a command may hold the room for seconds while its store does not answer, and pages
+        # read this on the event loop. An event enters the log once durable and never changes after;
+        # a slice of the log (or of the checks) is taken in one step.
+        events = self._events[max(0, from_seq):]
+        return copy.deepcopy([e for e in events if visible_to(actor, e)])
 
     def checks_for(self, actor: Actor) -> list[dict[str, Any]]:
         """The action checks ``actor`` may see: all for the GM, the open ones for everyone else."""
-        with self._lock:
-            return copy.deepcopy([c for c in self._state.checks if visible_to(actor, c)])
+        checks = self._state.checks[:]  # no lock, as visible_events: a check is kept once durable
+        return copy.deepcopy([c for c in checks if visible_to(actor, c)])
 
     def snapshot(self, actor: Actor) -> dict[str, Any]:
         """The room's whole state as ``actor`` may see it, as JSON-ready data (for tests and debugging)."""
@@ -623,9 +637,8 @@ class Room(RoomDice, param.Parameterized):
 
         For looking back (charts, logs); it shares nothing with the room and cannot change it.
         """
-        with self._lock:
-            events = [e["event"] for e in effective(self._events)
-                      if e["type"] == "contest" and e["contest"] == contest_uid]
+        events = [e["event"] for e in effective(self._events[:])  # no lock, as visible_events
+                  if e["type"] == "contest" and e["contest"] == contest_uid]
         if not events:
             raise RuleError(f"There is no contest {contest_uid!r} in this room.", key="error.room.no_such_contest",
                             uid=repr(contest_uid))

@@ -285,3 +285,27 @@ def test_a_room_read_before_its_page_is_ready_is_shown_once_it_is(redis_server, 
     held["release"]()
     expect(page.locator(".raisus-room-title")).to_contain_text("Two servers", timeout=20_000)
     shot(page, f"store-off-loop-shown-after-ready-{lang}")
+
+
+def test_a_paused_store_holds_up_its_rooms_commands_not_its_other_pages(redis_server, redis_url, server, new_page):
+    """While the GM's command waits on the paused store, holding the room, Bob's page of the same room
+    opens tabs it had not drawn yet (buttons asking the room what may be done): the server answers."""
+    one = seed(redis_url)
+    base = f"{server.url}/dashboard"
+    gm = new_page(f"{base}?token={one['gm']}&lang=en")
+    bob = new_page(f"{base}?token={one['bob']}&lang=en")
+    open_round = gm.get_by_role("button", name=tr("contest.open_round", "en"), exact=True)
+    expect(open_round).to_be_enabled(timeout=30_000)
+    expect(bob.locator(".raisus-room-title")).to_be_visible(timeout=30_000)
+    timed_get(base)
+    with paused(redis_server):
+        open_round.click()  # waits on Redis
+        time.sleep(0.5)
+        took = {}
+        for tab in ("dashboard.tab.characters", "dashboard.tab.checks", "dashboard.tab.log"):
+            bob.locator(".bk-tab", has_text=tr(tab, "en")).first.click()
+            time.sleep(0.3)
+            took[tab] = timed_get(f"{server.url}/liveness")
+        expect(gm.get_by_text(tr("error.store.outcome_unknown", "en"))).to_be_visible(timeout=30_000)
+    assert max(took.values()) < 1.0, took
+    expect(bob.locator(".bk-tab", has_text=tr("dashboard.tab.log", "en")).first).to_have_class(re.compile("bk-active"))

@@ -56,3 +56,65 @@ def test_a_server_clock_ahead_of_redis_still_appends(redis_server, redis_url, mo
         finally:
             store.close()
         monkeypatch.undo()
+
+
+def test_while_a_command_waits_on_a_paused_store_the_room_still_answers_its_readers(redis_server, redis_url):
+    """A served page asks the room what may be done, and reads its log and checks, on the event loop
+    every page shares: a command holding the room while Redis does not answer must not stop them."""
+    import threading
+
+    store = RedisStore(redis_url, timeout=3.0)
+    try:
+        t = Table(rolls=[[6, 5, 4, 3]], store=store)
+        viking = t.char("Viking", t.alice, Viking=4)
+        t.act(t.alice, "action_check", character=viking, cliche="Viking", tn=5)
+        # asked before the command: this answer is the state shown
+        refused_before = _refusal(t.room, t.spectator)
+        seq = t.room.seq
+        os.kill(redis_server.proc.pid, signal.SIGSTOP)
+        outcome: dict = {}
+        try:
+            waiting = threading.Thread(target=lambda: outcome.update(
+                error=_raised(lambda: t.char("Ogre", None, Ogre=4))))
+            waiting.start()
+            time.sleep(0.3)  # the command holds the room now, waiting on Redis
+            assert waiting.is_alive()
+            took = {}
+            start = time.monotonic()
+            assert len(t.room.visible_events(t.spectator)) > 0
+            took["visible_events"] = time.monotonic() - start
+            start = time.monotonic()
+            assert len(t.room.checks_for(t.gm)) == 1
+            took["checks_for"] = time.monotonic() - start
+            start = time.monotonic()
+            # the refusal shown before is still the answer; a question not asked yet looks allowed
+            assert _refusal(t.room, t.spectator) == refused_before is not None
+            assert _refusal(t.room, t.gm) is None
+            took["check"] = time.monotonic() - start
+            assert max(took.values()) < 0.5, took
+        finally:
+            os.kill(redis_server.proc.pid, signal.SIGCONT)
+        waiting.join(30)
+        assert isinstance(outcome.get("error"), (StoreError, type(None)))
+        if outcome.get("error") is None:
+            assert t.room.seq > seq
+    finally:
+        store.close()
+
+
+def _refusal(room, actor):
+    """The message :meth:`Room.check` raises for ``actor`` creating a character, or None."""
+    try:
+        room.check(actor, "create_character", {"name": "Y", "kind": "character", "owner": "",
+                                               "cliches": [{"name": "Y", "rating": 2}]})
+    except Exception as exc:  # noqa: BLE001 - the refusal is what is compared
+        return str(exc)
+    return None
+
+
+def _raised(fn):
+    try:
+        fn()
+    except Exception as exc:  # noqa: BLE001
+        return exc
+    return None
