@@ -102,7 +102,11 @@ def test_a_player_mixes_in_the_seed_their_browser_made_and_the_gm_reveals(served
     # words of her own replace it, by keyboard
     seed.fill("rainy tuesday")
     seed.press("Enter")
-    ann.get_by_role("button", name=t("fair.set_seed", lang)).focus()
+    set_seed = ann.get_by_role("button", name=t("fair.set_seed", lang))
+    # greyed while the field held the seed in force: a person presses it once it is offered (on a
+    # busy machine the offer took longer than the keystrokes, and Enter met a greyed button)
+    expect(set_seed).to_be_enabled()
+    set_seed.focus()
     ann.keyboard.press("Enter")
     expect(ann.locator(".raisus-fair-dice")).to_contain_text(t("fair.seed_done", lang, seed="rainy tuesday"))
     assert client_seeds(db, room_id)[-1] == (ann_id, "rainy tuesday")
