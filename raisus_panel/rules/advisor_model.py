@@ -35,23 +35,32 @@ State = tuple[Any, ...]
 
 ONE = Fraction(1)
 ZERO = Fraction(0)
-#: A chance exactly and as the nearest float.
-Pair = tuple[Fraction, float]
-_WON: Pair = (ONE, 1.0)
-_LOST: Pair = (ZERO, 0.0)
-#: Two floats closer than this (relative) are compared exactly; float errors here are far smaller.
-_CLOSE = 1e-9
+#: A chance in floats: (P(win), P(lose)). Both are kept because each is a sum of products of
+#: non-negative numbers, so each has a small *relative* error (under 1e-13 for a few hundred rounds),
+#: and the small one of the two is what tells choices apart: near-certain wins differ in P(lose).
+Floats = tuple[float, float]
+_WON: Floats = (1.0, 0.0)
+_LOST: Floats = (0.0, 1.0)
+#: Two chances whose floats are this close (relative, in both numbers) are compared exactly.
+_CLOSE = 1e-11
 
 
-def _best(values: list[Pair]) -> Pair:
-    """The highest of several chances: by the floats, exactly where they are too close to tell."""
+def _rank(v: Floats) -> tuple[bool, float]:
+    """Orders chances by the more precise of their two floats."""
+    return (True, -v[1]) if v[0] > 0.5 else (False, v[0])
+
+
+def _candidates(options: list[int], values: list[Floats]) -> tuple[Floats, list[int]]:
+    """The highest value, and every option whose value is too close to it to tell by the floats
+    (both of its numbers within ``_CLOSE``, relative)."""
     if len(values) == 1:
-        return values[0]
-    top = max(values, key=lambda v: v[1])
-    for v in values:
-        if v is not top and top[1] - v[1] <= _CLOSE * top[1] and v[0] > top[0]:
-            top = v
-    return top
+        return values[0], options
+    top = max(values, key=_rank)
+    top_w, top_l = top
+    near_w, near_l = _CLOSE * top_w, _CLOSE * top_l
+    kept = [o for o, (w, lo) in zip(options, values) if abs(top_w - w) <= near_w and abs(top_l - lo) <= near_l]
+    # the same node twice (two members alike volunteering) is one option
+    return top, kept if len(kept) == 1 else list(dict.fromkeys(kept))
 
 
 def solo(pools: tuple[int, ...], apps: tuple[bool | None, ...], chosen: int) -> State:
@@ -148,22 +157,39 @@ class Solver:
         self.inappropriate_always = inappropriate_always
         self.disband_penalty = disband_penalty
         self.volunteer_factor = volunteer_factor
-        self._memo: dict[tuple[bool, State, State], Pair] = {}
-        self._rolled_memo: dict[tuple[bool, State, State], Pair] = {}
-        self._roll_memo: dict[State, tuple[int, int, int]] = {}
-        self._loss_memo: dict[tuple[State, int, bool], list[tuple[Fraction, list[State | None]]]] = {}
+        self._ids: dict[State, int] = {}
+        self._states: list[State] = []
+        self._rolls: list[tuple[int, int, int]] = []
+        self._inapp: list[bool] = []
+        self._cleared: list[int] = []
+        self._switch_memo: dict[int, list[int]] = {}
+        self._loss_memo: dict[tuple[int, int, bool], list[tuple[Fraction, float, list[int]]]] = {}
+        # by (mine, theirs) node, one table for "as is" (False) and one for best play (True)
+        self._floats: dict[bool, dict[tuple[int, int], Floats]] = {False: {}, True: {}}
+        self._rolled_floats: dict[bool, dict[tuple[int, int], Floats]] = {False: {}, True: {}}
+        self._exact: dict[bool, dict[tuple[int, int], Fraction]] = {False: {}, True: {}}
+        self._rolled_exact: dict[bool, dict[tuple[int, int], Fraction]] = {False: {}, True: {}}
+        # best play's choices, from the first pass: the clichés of a solo unit before a roll, and
+        # for each way a lost round can fall, who takes the hit
+        self._switch_choice: dict[tuple[int, int], list[int]] = {}
+        self._hit_choice: dict[tuple[int, int], list[list[int]]] = {}
+
+    def _tables(self) -> list[dict[Any, Any]]:
+        return [self._ids, self._switch_memo, self._loss_memo, self._switch_choice, self._hit_choice,
+                *self._floats.values(), *self._rolled_floats.values(), *self._exact.values(),
+                *self._rolled_exact.values()]
 
     @property
     def size(self) -> int:
         """How many states are memoised."""
-        return len(self._memo) + len(self._rolled_memo) + len(self._loss_memo)
+        return sum(len(table) for table in self._tables())
 
     def forget(self) -> None:
         """Forget every memoised state."""
-        self._memo.clear()
-        self._rolled_memo.clear()
-        self._loss_memo.clear()
-        self._roll_memo.clear()
+        for table in self._tables():
+            table.clear()
+        for column in (self._states, self._rolls, self._inapp, self._cleared):
+            column.clear()
 
     # -- what a unit rolls and loses ------------------------------------------------------------
     def roll(self, unit: State) -> tuple[int, int, int]:
@@ -241,81 +267,173 @@ class Solver:
                 for chance, i in self.default_hits(unit)]
 
     # -- the odds -------------------------------------------------------------------------------
-    # Values are kept as (exact, float) pairs: best play compares the floats and falls back to the
-    # fractions only when two are too close to tell apart, because comparing fractions of thousands
-    # of bits was most of the cost.
+    # Two passes. The first computes every state's chance as a float and keeps, wherever best play
+    # chooses, the options that come out on top (several only when their floats are too close to
+    # tell). The second computes the exact fractions, following those choices only: of a team's five
+    # ways to take a hit, one is usually best, so most states never need their fraction, and the
+    # fractions (thousands of bits) were most of the cost. Both passes work on small ints, not on
+    # the state tuples: each unit state is interned once (``_node``) with what the recursion asks of
+    # it, because hashing nested tuples again at every visit was the rest of the cost.
     def value(self, mine: State | None, theirs: State | None, *, best: bool) -> Fraction:
         """P(mine's side wins the contest) from these states before a roll (see the module docstring)."""
-        return self._value(mine, theirs, best)[0]
-
-    def _value(self, mine: State | None, theirs: State | None, best: bool) -> Pair:
-        if mine is None:
-            return _LOST
-        if theirs is None:
-            return _WON
-        key = (best, mine, theirs)
-        found = self._memo.get(key)
-        if found is not None:
-            return found
-        if best and not is_team(mine):
-            pools, apps = mine[1], mine[2]
-            result = _best([self._rolled(solo(pools, apps, i), theirs, True)
-                            for i in range(len(pools)) if pools[i] > 0 and apps[i] is not None])
-        else:
-            result = self._rolled(mine, theirs, best)
-        self._memo[key] = result
-        return result
-
-    def _rolled(self, mine: State, theirs: State, best: bool) -> Pair:
-        """The odds once the roll is made with these states (the choice before it already made)."""
-        key = (best, mine, theirs)
-        found = self._rolled_memo.get(key)
-        if found is not None:
-            return found
-        p = round_chance(self._roll(mine), self._roll(theirs))
-        mine_after, theirs_after = _clear_revenge(mine), _clear_revenge(theirs)
-        won = self._expected([(chance, [self._value(mine_after, outcomes[0], best)])
-                              for chance, outcomes in self._losses(theirs, self.damage(mine, theirs), False)])
-        lost = self._expected([(chance, [self._value(m, theirs_after, best) for m in outcomes])
-                               for chance, outcomes in self._losses(mine, self.damage(theirs, mine), best)])
-        # p * won + (1 - p) * lost as one fraction: one gcd instead of one per operation
-        pn, pd = p.numerator, p.denominator
-        wn, wd = won[0].numerator, won[0].denominator
-        ln, ld = lost[0].numerator, lost[0].denominator
-        pf = float(p)
-        result = (Fraction(pn * wn * ld + (pd - pn) * ln * wd, pd * wd * ld), pf * won[1] + (1 - pf) * lost[1])
-        self._rolled_memo[key] = result
-        return result
-
-    @staticmethod
-    def _expected(branches: list[tuple[Fraction, list[Pair]]]) -> Pair:
-        """The mean over chance branches of the best option in each."""
-        if len(branches) == 1 and branches[0][0] == 1:
-            return _best(branches[0][1])
-        exact, approx = ZERO, 0.0
-        for chance, options in branches:
-            v, f = _best(options)
-            exact += chance * v
-            approx += float(chance) * f
-        return exact, approx
-
-    def _roll(self, unit: State) -> tuple[int, int, int]:
-        found = self._roll_memo.get(unit)
-        if found is None:
-            found = self._roll_memo[unit] = self.roll(unit)
-        return found
-
-    def _losses(self, unit: State, damage: int, choices: bool) -> list[tuple[Fraction, list[State | None]]]:
-        key = (unit, damage, choices)
-        found = self._loss_memo.get(key)
-        if found is None:
-            found = self._loss_memo[key] = self.lose(unit, damage, choices=choices)
-        return found
+        m, t = self._node(mine), self._node(theirs)
+        self._float_value(m, t, best)
+        return self._exact_value(m, t, best)
 
     def after_choice(self, mine: State, theirs: State) -> Fraction:
         """The best-play odds once ``mine`` is fixed for the coming roll (best play from the round after)."""
-        return self._rolled(mine, theirs, True)[0]
+        m, t = self._node(mine), self._node(theirs)
+        self._float_rolled(m, t, True)
+        return self._exact_rolled(m, t, True)
 
     def next_round(self, mine: State, theirs: State) -> Fraction:
         """P(mine wins the next decided round) with these states."""
         return round_chance(self.roll(mine), self.roll(theirs))
+
+    def _node(self, unit: State | None) -> int:
+        """The interned id of a unit state (-1 for None: nobody left)."""
+        if unit is None:
+            return -1
+        found = self._ids.get(unit)
+        if found is None:
+            found = self._ids[unit] = len(self._states)
+            self._states.append(unit)
+            self._rolls.append(self.roll(unit))
+            self._inapp.append(inappropriate(unit))
+            self._cleared.append(-2)  # filled in when first asked (see _clear)
+        return found
+
+    def _clear(self, node: int) -> int:
+        """The node once its revenge bonus is spent (it lasts one roll)."""
+        found = self._cleared[node]
+        if found == -2:
+            found = self._cleared[node] = self._node(_clear_revenge(self._states[node]))
+        return found
+
+    def _switches(self, node: int) -> list[int]:
+        """A solo unit's nodes for each cliché best play may switch to before a roll."""
+        found = self._switch_memo.get(node)
+        if found is None:
+            _, pools, apps, _ = self._states[node]
+            found = self._switch_memo[node] = [self._node(solo(pools, apps, i)) for i in range(len(pools))
+                                               if pools[i] > 0 and apps[i] is not None]
+        return found
+
+    def _losses(self, node: int, damage: int, choices: bool) -> list[tuple[Fraction, float, list[int]]]:
+        """:meth:`lose` as nodes, with each chance also as a float."""
+        key = (node, damage, choices)
+        found = self._loss_memo.get(key)
+        if found is None:
+            found = self._loss_memo[key] = [
+                (chance, float(chance), [self._node(s) for s in outcomes])
+                for chance, outcomes in self.lose(self._states[node], damage, choices=choices)]
+        return found
+
+    def _damages(self, mine: int, theirs: int) -> tuple[int, int]:
+        """Points each side loses when it loses a round: (mine, theirs)."""
+        mine_inapp, theirs_inapp = self._inapp[mine], self._inapp[theirs]
+        always = self.inappropriate_always
+        return (3 if theirs_inapp and (always or not mine_inapp) else 1,
+                3 if mine_inapp and (always or not theirs_inapp) else 1)
+
+    # first pass: floats, and the choices of best play
+    def _float_value(self, mine: int, theirs: int, best: bool) -> Floats:
+        if mine < 0:
+            return _LOST
+        if theirs < 0:
+            return _WON
+        memo = self._floats[best]
+        key = (mine, theirs)
+        found = memo.get(key)
+        if found is None:
+            if best and self._states[mine][0] == "solo":
+                switches = self._switches(mine)
+                found, self._switch_choice[key] = _candidates(
+                    switches, [self._float_rolled(s, theirs, True) for s in switches])
+            else:
+                found = self._float_rolled(mine, theirs, best)
+            memo[key] = found
+        return found
+
+    def _float_rolled(self, mine: int, theirs: int, best: bool) -> Floats:
+        memo = self._rolled_floats[best]
+        key = (mine, theirs)
+        found = memo.get(key)
+        if found is not None:
+            return found
+        _, p, q = _chance(self._rolls[mine], self._rolls[theirs])
+        to_mine, to_theirs = self._damages(mine, theirs)
+        mine_after, theirs_after = self._clear(mine), self._clear(theirs)
+        value = self._float_value
+        won_w = won_l = lost_w = lost_l = 0.0
+        for _, fchance, outcomes in self._losses(theirs, to_theirs, False):
+            w, lo = value(mine_after, outcomes[0], best)
+            won_w += fchance * w
+            won_l += fchance * lo
+        choices = []
+        for _, fchance, outcomes in self._losses(mine, to_mine, best):
+            if len(outcomes) == 1:
+                (w, lo), kept = value(outcomes[0], theirs_after, best), outcomes
+            else:
+                (w, lo), kept = _candidates(outcomes, [value(m, theirs_after, best) for m in outcomes])
+            lost_w += fchance * w
+            lost_l += fchance * lo
+            choices.append(kept)
+        if best:
+            self._hit_choice[key] = choices
+        found = memo[key] = (p * won_w + q * lost_w, p * won_l + q * lost_l)
+        return found
+
+    # second pass: the fractions, along best play's choices
+    def _exact_value(self, mine: int, theirs: int, best: bool) -> Fraction:
+        if mine < 0:
+            return ZERO
+        if theirs < 0:
+            return ONE
+        memo = self._exact[best]
+        key = (mine, theirs)
+        found = memo.get(key)
+        if found is None:
+            if best and self._states[mine][0] == "solo":
+                found = max(self._exact_rolled(s, theirs, True) for s in self._switch_choice[key])
+            else:
+                found = self._exact_rolled(mine, theirs, best)
+            memo[key] = found
+        return found
+
+    def _exact_rolled(self, mine: int, theirs: int, best: bool) -> Fraction:
+        memo = self._rolled_exact[best]
+        key = (mine, theirs)
+        found = memo.get(key)
+        if found is not None:
+            return found
+        p = _chance(self._rolls[mine], self._rolls[theirs])[0]
+        to_mine, to_theirs = self._damages(mine, theirs)
+        mine_after, theirs_after = self._clear(mine), self._clear(theirs)
+        value = self._exact_value
+        won = _mean([(chance, value(mine_after, outcomes[0], best))
+                     for chance, _, outcomes in self._losses(theirs, to_theirs, False)])
+        losses = self._losses(mine, to_mine, best)
+        kept = self._hit_choice[key] if best else [outcomes for _, _, outcomes in losses]
+        lost = _mean([(chance, max(value(m, theirs_after, best) for m in options))
+                      for (chance, _, _), options in zip(losses, kept)])
+        # p * won + (1 - p) * lost as one fraction: one gcd instead of one per operation
+        pn, pd = p.numerator, p.denominator
+        wn, wd = won.numerator, won.denominator
+        ln, ld = lost.numerator, lost.denominator
+        found = memo[key] = Fraction(pn * wn * ld + (pd - pn) * ln * wd, pd * wd * ld)
+        return found
+
+
+def _mean(branches: list[tuple[Fraction, Fraction]]) -> Fraction:
+    """The mean over chance branches (chance, value)."""
+    if len(branches) == 1:
+        return branches[0][1]  # one branch has chance 1
+    return sum((chance * v for chance, v in branches), ZERO)
+
+
+@functools.lru_cache(maxsize=4096)
+def _chance(a: tuple[int, int, int], b: tuple[int, int, int]) -> tuple[Fraction, float, float]:
+    """:func:`round_chance` exactly, then it and its complement as floats (each correctly rounded)."""
+    p = round_chance(a, b)
+    return p, float(p), float(1 - p)
