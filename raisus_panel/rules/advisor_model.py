@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 from fractions import Fraction
-from math import comb
+from math import comb, gcd
 from typing import Any
 
 from . import odds
@@ -417,11 +417,14 @@ class Solver:
         kept = self._hit_choice[key] if best else [outcomes for _, _, outcomes in losses]
         lost = _mean([(chance, max(value(m, theirs_after, best) for m in options))
                       for (chance, _, _), options in zip(losses, kept)])
-        # p * won + (1 - p) * lost as one fraction: one gcd instead of one per operation
+        # p * won + (1 - p) * lost over the two values' least common denominator: the two are
+        # mostly alike, and two gcds of numbers that size cost less than one of their product
         pn, pd = p.numerator, p.denominator
         wn, wd = won.numerator, won.denominator
         ln, ld = lost.numerator, lost.denominator
-        found = memo[key] = Fraction(pn * wn * ld + (pd - pn) * ln * wd, pd * wd * ld)
+        common = gcd(wd, ld)
+        found = memo[key] = Fraction(pn * wn * (ld // common) + (pd - pn) * ln * (wd // common),
+                                     pd * (wd // common) * ld)
         return found
 
 

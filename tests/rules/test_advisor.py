@@ -180,6 +180,18 @@ def test_a_team_keeping_as_it_is_and_with_best_play_matches_the_plain_recursion(
     assert keep.best > keep.as_is
 
 
+def test_best_play_tells_apart_wins_closer_to_certain_than_a_float_can():
+    # a team of 4+1+3 dice against 2: best play loses about once in 10**24, every choice's P(win)
+    # is 1.0 as a float, and who should volunteer is decided by the chances of losing (choosing by
+    # the floats of P(win) alone comes out 2e-23 short)
+    contest, t, members, foe = team_contest([4, 1, 3], 2)
+    keep = advise(contest, t).choice("keep")
+    assert 0 < 1 - keep.best < Fraction(1, 10**20)
+    assert float(keep.best) == 1.0
+    assert keep.best == team_odds((4, 1, 3), False, 2, True)
+    assert keep.as_is == team_odds((4, 1, 3), False, 2, False)
+
+
 def test_scenario_20_the_volunteer_window_offers_each_member_and_rates_it():
     # RULES.md 19/20: Knight(4) L, Viking(2), Squire(1) vs Ogre(8); round 1 lost
     contest, t, (knight, viking, squire), ogre = team_contest([4, 2, 1], 8,
