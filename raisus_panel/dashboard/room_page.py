@@ -9,7 +9,7 @@ import param
 
 from raisus_panel.i18n import LANGUAGES
 from raisus_panel.report import report
-from raisus_panel.room import RoomSession
+from raisus_panel.room import RoomSession, presence_entry
 from raisus_panel.room.commands import name_key
 from raisus_panel.ui import (
     ActionCheckPanel,
@@ -345,11 +345,20 @@ class RoomPage(ComponentBase):
     def _show_presence(self) -> None:
         """Who is here: the same line for every page of the room in a language, made once per change."""
         room = self.session.room
+        if self.session_id and str(self.session_id) not in room.presence:
+            # this page's own arrival is still on its way to the store (a worker writes it): count
+            # it already, so the line never tells the one person looking at it that nobody is here
+            here = {**room.presence, str(self.session_id): presence_entry(self.session.actor)}
+            self._presence.object = self._presence_line(room, here)
+            return
         self._presence.object = once_per_change(
             room, ("presence", self.language), (room.presence, room.players),
-            lambda: f"<p>{esc(self._t('dashboard.presence'))}: {self._people(room)}</p>")
+            lambda: self._presence_line(room, room.presence))
 
-    def _people(self, room) -> str:
+    def _presence_line(self, room, here: dict) -> str:
+        return f"<p>{esc(self._t('dashboard.presence'))}: {self._people(room, here)}</p>"
+
+    def _people(self, room, present: dict) -> str:
         """Who is connected, one entry per person (several tabs of one player count once), as HTML.
 
         People are told apart by their player id, not their name: a room from before names had to be
@@ -357,7 +366,7 @@ class RoomPage(ComponentBase):
         """
         here: dict[tuple[str, str], str] = {}
         spectators = 0
-        for entry in room.presence.values():
+        for entry in present.values():
             role, player_id = entry.get("role", ""), entry.get("player_id", "") or ""
             if role == "spectator":
                 spectators += 1

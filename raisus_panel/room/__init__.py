@@ -44,7 +44,7 @@ from .events import ROOM_EVENT_TYPES, ROOM_EVENT_VERSION, visible_to
 from .permissions import authorize
 from .registry import RoomLinks, RoomRegistry, get_registry
 from .roles import Actor, PermissionDenied, Role
-from .room import ROOM_FORMAT, ROOM_FORMAT_VERSION, LocalRoom, Room
+from .room import ROOM_FORMAT, ROOM_FORMAT_VERSION, LocalRoom, Room, presence_entry
 from .session import RoomSession
 from .sqlite_store import SQLiteStore
 from .store import MemoryStore, Store
@@ -54,6 +54,6 @@ __all__ = [
     "Actor", "COMMANDS", "GM_ONLY", "LocalRoom", "MemoryStore", "NotOurDatabase", "PermissionDenied", "ROOM_EVENT_TYPES",
     "ROOM_EVENT_VERSION", "ROOM_FORMAT", "ROOM_FORMAT_VERSION", "Role", "Room", "RoomChanged", "RoomExists",
     "RoomFileError", "RoomLinks", "RoomRegistry", "RoomSession", "SQLiteStore", "SequenceConflict", "StaleCommand",
-    "OutcomeUnknown", "Store", "StoreError", "UnknownRoom", "authorize", "get_registry", "import_room", "read_room_file", "room_advice",
+    "OutcomeUnknown", "Store", "StoreError", "UnknownRoom", "authorize", "get_registry", "import_room", "presence_entry", "read_room_file", "room_advice",
     "visible_to",
 ]

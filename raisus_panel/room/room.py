@@ -94,6 +94,11 @@ def _same(old: object, new: object) -> bool:
     return type(old) is type(new) and old == new
 
 
+def presence_entry(actor: Actor) -> dict[str, Any]:
+    """What :attr:`Room.presence` holds of a page's person (with ``since``, when it arrived)."""
+    return {"role": actor.role.value, "player_id": actor.player_id, "name": actor.name}
+
+
 class Room(RoomDice, param.Parameterized):
     """One shared table: its characters, the contest in play, past contests, checks and log.
 
@@ -701,8 +706,7 @@ class Room(RoomDice, param.Parameterized):
         """
         if not isinstance(actor, Actor):
             raise PermissionDenied("A room session needs an Actor.", key="error.room.session_actor")
-        entry = {"role": actor.role.value, "player_id": actor.player_id, "name": actor.name,
-                 "since": round(time.time(), 3)}
+        entry = {**presence_entry(actor), "since": round(time.time(), 3)}
         with self._lock:
             self._here = {**self._here, str(session_id): entry}
         try:

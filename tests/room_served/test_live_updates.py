@@ -277,7 +277,7 @@ def test_a_burst_of_arrivals_redraws_who_is_here_once_per_page_not_once_per_arri
     monkeypatch.setattr(RoomPage, "_show_presence", lambda page: drawn.append(page) or show(page))
     made = []
     people = RoomPage._people
-    monkeypatch.setattr(RoomPage, "_people", lambda page, r: made.append(page) or people(page, r))
+    monkeypatch.setattr(RoomPage, "_people", lambda page, r, here: made.append(page) or people(page, r, here))
     t0 = time.monotonic()
     for i in range(20):  # twenty spectators arrive one after another (a streamed game's audience)
         room.connect(Actor.spectator(), f"audience-{i}")
