@@ -95,7 +95,7 @@ def _same(old: object, new: object) -> bool:
 
 
 def presence_entry(actor: Actor) -> dict[str, Any]:
-    """What :attr:`Room.presence` holds of a page's person (with ``since``, when it arrived)."""
+    """Who a page's person is, as :attr:`Room.presence` holds it (the room adds ``since``, when they came)."""
     return {"role": actor.role.value, "player_id": actor.player_id, "name": actor.name}
 
 

@@ -128,6 +128,7 @@ def clear_cache() -> None:
     _SOLVERS.clear()
     advisor_model.round_chance.cache_clear()
     advisor_model._sixes_distribution.cache_clear()
+    advisor_model._chance.cache_clear()
     odds.clear_cache()
 
 

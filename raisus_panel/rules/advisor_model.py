@@ -201,12 +201,6 @@ class Solver:
         helpers = [member_pool(m) for m in rest if m[2] and member_pool(m) > 0]
         return (main, 0, sum(helpers)) if self.sixes else (main, len(helpers), 0)
 
-    def damage(self, winner: State, loser: State) -> int:
-        """Points the loser loses: 3 when the winner won with an inappropriate cliché (as the option says)."""
-        if inappropriate(winner) and (self.inappropriate_always or not inappropriate(loser)):
-            return 3
-        return 1
-
     def default_hits(self, unit: State) -> list[tuple[Fraction, int]]:
         """Who takes a lost round's hit when nobody volunteers: (chance, member index)."""
         if self.team_loss != "roll_off":
@@ -330,7 +324,8 @@ class Solver:
         return found
 
     def _damages(self, mine: int, theirs: int) -> tuple[int, int]:
-        """Points each side loses when it loses a round: (mine, theirs)."""
+        """Points each side loses when it loses a round, (mine, theirs): 3 when the winner won with an
+        inappropriate cliché (against an appropriate one, or any with that option), else 1."""
         mine_inapp, theirs_inapp = self._inapp[mine], self._inapp[theirs]
         always = self.inappropriate_always
         return (3 if theirs_inapp and (always or not mine_inapp) else 1,
