@@ -621,13 +621,15 @@ class _Listener:
                     log.info("the room store is reachable again")
                     self.store._status(True)
                 self._catch_up_all()
-                beat = time.monotonic() + self.HEARTBEAT
+                renewed = time.monotonic()
                 while not self._stopped.is_set():
-                    message = self._pubsub.get_message(timeout=self.POLL)
+                    message = self._pubsub.get_message(timeout=min(self.POLL, self.HEARTBEAT))
                     if message is not None and message.get("type") == "message":
                         self._heard(message["data"].decode())
-                    if time.monotonic() >= beat:
-                        beat = time.monotonic() + self.HEARTBEAT
+                    # HEARTBEAT is read on every pass, so a changed interval counts from the last renewal
+                    # (not from a deadline fixed when the loop began)
+                    if time.monotonic() - renewed >= self.HEARTBEAT:
+                        renewed = time.monotonic()
                         self.store._renew_presence()
             except (redis.ConnectionError, redis.TimeoutError, OSError, StoreError) as exc:
                 if isinstance(exc, StoreError) and exc.key != "error.store.unavailable":

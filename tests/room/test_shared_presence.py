@@ -48,7 +48,9 @@ def test_a_process_that_died_loses_its_pages_after_the_ttl(stores, redis_url):
 
 def test_renewed_pages_stay_past_the_ttl(stores):
     stores[1].PRESENCE_TTL = 1.0
-    stores[1]._ensure_listener().HEARTBEAT = 0.3  # renewed well within the TTL, as the defaults are (4 s in 15)
+    listener = stores[1]._ensure_listener()
+    time.sleep(0.3)  # its thread is in its loop: a changed interval must count from there (it once waited 4 s)
+    listener.HEARTBEAT = 0.3  # renewed well within the TTL, as the defaults are (4 s in 15)
     a = Room.create(stores[0], "Renewed")
     b = Room.load(stores[1], a.room_id)
     b.connect(Actor.player("p1", "Ann"), "ann-page")
