@@ -11,7 +11,12 @@ class StoreError(RuleError):
     """The room's events could not be read or written; a command that meets it changed nothing."""
 
 
-class OutcomeUnknown(StoreError):
+class NotKnownYet(StoreError):
+    """A write whose answer was lost, and whose outcome could not be read back either: it may have
+    been saved. Shown as a warning: never as a refusal, never as "nothing was saved"."""
+
+
+class OutcomeUnknown(NotKnownYet):
     """The store was asked to save a command and its answer was lost (a timeout, a cut connection).
 
     It may have been saved or not: nothing is applied here, and nobody may be told "nothing was

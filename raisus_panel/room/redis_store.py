@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 
 from raisus_panel.rules.errors import Phrase
 
-from .errors import NotOurDatabase, OutcomeUnknown, RoomExists, SequenceConflict, StoreError, UnknownRoom
+from .errors import NotKnownYet, NotOurDatabase, OutcomeUnknown, RoomExists, SequenceConflict, StoreError, UnknownRoom
 from .events import Event
 from .store import Meta, Store, StoreCallback, check_room_id, check_sequence, encode_event, room_exists
 
@@ -53,13 +53,17 @@ _LIST = Phrase("list rooms", "term.store.list")
 _META = Phrase("save the room's details", "term.store.meta")
 _LIMITS = Phrase("count the rooms made lately", "term.store.limits")
 
-# KEYS: meta, seq, stream, rooms; ARGV: channel, room id, meta JSON, created, event JSON...
+# KEYS: meta, seq, stream, rooms; ARGV: channel, room id, meta JSON, created, deadline (Redis's clock),
+# event JSON... Returns 0 if the room exists, 1 when made, 2 if the deadline has passed: like an append,
+# a create that arrives late refuses itself, so a person told "not made" never finds the room made later.
 _CREATE_LUA = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local now = redis.call('TIME')
+if tonumber(now[1]) + tonumber(now[2]) / 1e6 > tonumber(ARGV[5]) then return 2 end
 redis.call('SET', KEYS[1], ARGV[3])
 redis.call('ZADD', KEYS[4], ARGV[4], ARGV[2])
 local last = 0
-for i = 5, #ARGV do
+for i = 6, #ARGV do
   last = last + 1
   redis.call('XADD', KEYS[3], last .. '-0', 'e', ARGV[i])
 end
@@ -278,13 +282,40 @@ class RedisStore(Store):
         check_room_id(room_id)
         events = list(events)
         check_sequence(events, 0)
-        lines = [encode_event(e) for e in events]
+        lines, text = [encode_event(e) for e in events], json.dumps(meta, ensure_ascii=False)
         meta_key, seq_key, stream_key = self._keys(room_id)
-        made = self._call(_CREATE, lambda: self._create(
-            keys=[meta_key, seq_key, stream_key, self._rooms_key],
-            args=[self.channel, room_id, json.dumps(meta, ensure_ascii=False), repr(time.time()), *lines]))
-        if not made:
+        deadline = time.time() + self._clock_offset + self._timeout / 2
+        try:
+            made = self._call(_CREATE, lambda: self._create(
+                keys=[meta_key, seq_key, stream_key, self._rooms_key],
+                args=[self.channel, room_id, text, repr(time.time()), repr(deadline), *lines]))
+        except StoreError as exc:
+            if exc.key != "error.store.unavailable":
+                raise
+            unknown = NotKnownYet("The room store did not answer, so whether the room was made is not known "
+                                 "yet. Try again in a moment: a room made without its links shown stays unused.",
+                                 key="error.store.create_unknown")
+            if self._after_deadline(deadline, meta_key, unknown) == text.encode():
+                return  # made before its deadline: only the answer was lost
+            raise  # not made, and it never will be: its deadline has passed
+        if made == 0:
             raise room_exists(room_id)
+        if made == 2:  # it reached Redis after its deadline: nothing was made
+            raise unavailable()
+
+    def _after_deadline(self, deadline: float, key: str, unknown: NotKnownYet) -> bytes | None:
+        """What ``key`` holds once a write whose answer was lost can no longer land.
+
+        The write carried ``deadline`` (on Redis's clock), after which it refuses itself; once that
+        passed, what Redis holds is the write's outcome, final. ``unknown`` is raised when Redis
+        cannot be read either: then it is not known yet, and nobody may be told "nothing was saved".
+        """
+        time.sleep(max(0.0, deadline - self._clock_offset - time.time()) + 0.05)
+        try:
+            held: bytes | None = self._call(_READ, lambda: self._r.get(key))
+        except StoreError:
+            raise unknown from None
+        return held
 
     def append(self, room_id: str, events: list[Event]) -> int:
         """See :meth:`Store.append`. Durable when it returns if Redis runs with ``appendfsync always``."""
@@ -406,14 +437,9 @@ class RedisStore(Store):
         except StoreError as exc:
             if exc.key != "error.store.unavailable":
                 raise
-            time.sleep(max(0.0, deadline - self._clock_offset - time.time()) + 0.05)
-            try:
-                now = self._call(_READ, lambda: self._r.get(meta_key))
-            except StoreError:
-                raise StoreError("The room store did not answer, so whether the change was saved is not "
-                                 "known yet. Reload the page in a moment to see.",
-                                 key="error.store.meta_unknown") from None
-            if now is not None and now.decode() == text:
+            unknown = NotKnownYet("The room store did not answer, so whether the change was saved is not "
+                                 "known yet. Reload the page in a moment to see.", key="error.store.meta_unknown")
+            if self._after_deadline(deadline, meta_key, unknown) == text.encode():
                 return True  # it was saved before its deadline: the answer alone was lost
             raise  # not saved, and it never will be: its deadline has passed
         if status == 0:

@@ -21,7 +21,7 @@ from panel.viewable import Layoutable
 
 from raisus_panel import i18n
 from raisus_panel.i18n import LANGUAGES
-from raisus_panel.room import OutcomeUnknown
+from raisus_panel.room import NotKnownYet, OutcomeUnknown
 from raisus_panel.rules import RuleError
 
 from . import _batch, _offloop
@@ -710,6 +710,9 @@ class ComponentBase(pn.viewable.Viewer):
         """Show what came of a command given by :meth:`_run`; ``then(result)`` when it was accepted."""
         if isinstance(error, OutcomeUnknown):  # sent, answer lost: say so, and learn from the room's log which it was
             self._show_unknown(error, settle)
+            return None
+        if isinstance(error, NotKnownYet):  # and it could not be read back: a warning, not a refusal
+            self._error.param.update(object=md_esc(self._explain(error)), alert_type="warning", visible=True)
             return None
         if isinstance(error, refuse):  # the room's PermissionDenied is one
             self._show_error(error)

@@ -9,6 +9,8 @@ round open on the page.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from raisus_panel.i18n import t as tr
@@ -51,3 +53,46 @@ def test_a_click_whose_answer_was_lost_is_told_not_known_yet_then_saved(relay, r
     finally:
         relay.stalled.clear()
         server.kill()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("stall, made_known", [(6.5, True), (12.0, False)])
+def test_the_lobby_tells_the_truth_about_a_room_whose_answer_was_lost(relay, redis_url, new_page, lang, stall,
+                                                                        made_known):
+    """The create reaches Redis and runs; its answer is held past the server's timeout (5 s). Held
+    6.5 s, the read-back after its deadline gets through: the room was made, and its links are shown.
+    Held 12 s, the read-back is lost too: "not known yet" -- not "nothing was saved", which would be
+    false, as the room is there."""
+    from raisus_panel.room import RoomRegistry
+    from raisus_panel.room.redis_store import RedisStore
+
+    from ..room.test_create_outcome import CREATE_SHA
+
+    truth = RedisStore(redis_url)
+    server = served(relay.url)
+    server.start()
+    try:
+        RoomRegistry(truth).create_room("Earlier")  # Redis knows the create script (as after any first room)
+        before = set(truth.list_rooms())
+        lobby = new_page(f"{server.url}/dashboard?lang={lang}")
+        lobby.get_by_placeholder(tr("dashboard.lobby.room_title_placeholder", lang)).fill("Lost answer")
+        relay.stall_after(CREATE_SHA, stall)
+        lobby.get_by_role("button", name=tr("dashboard.lobby.create", lang), exact=True).click()
+        if made_known:
+            expect(lobby.locator(".raisus-link-gm input")).to_have_value(re.compile(r"\?token=\S+$"), timeout=30_000)
+            gm_url = lobby.locator(".raisus-link-gm input").input_value()
+            expect(lobby.get_by_text(tr("error.store.unavailable", lang))).to_have_count(0)
+            shot(lobby, f"lobby-answer-lost-made-{lang}")
+            gm = new_page(gm_url)
+            expect(gm.locator(".raisus-room-title")).to_contain_text("Lost answer", timeout=30_000)
+        else:
+            expect(lobby.get_by_text(tr("error.store.create_unknown", lang))).to_be_visible(timeout=30_000)
+            expect(lobby.get_by_text(tr("error.store.unavailable", lang))).to_have_count(0)  # never "nothing was saved"
+            expect(lobby.get_by_text(tr("error.refused", lang))).to_have_count(0)  # a warning, not a refusal
+            expect(lobby.locator(".raisus-link-gm")).to_have_count(0)
+            shot(lobby, f"lobby-answer-lost-unknown-{lang}")
+        assert {truth.room_meta(r)["title"] for r in set(truth.list_rooms()) - before} == {"Lost answer"}
+    finally:
+        relay.stalled.clear()
+        server.kill()
+        truth.close()

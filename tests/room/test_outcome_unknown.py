@@ -36,7 +36,13 @@ class StallingRelay:
         self._listener = socket.create_server(("127.0.0.1", 0))
         self.port = self._listener.getsockname()[1]
         self._sockets: list[socket.socket] = []
+        self._armed: tuple[bytes, float] | None = None
         threading.Thread(target=self._accept, daemon=True).start()
+
+    def stall_after(self, request: bytes, seconds: float) -> None:
+        """Hold every answer for ``seconds`` from the first request containing ``request`` (a script's
+        SHA, say): a stall met by that one call, after the calls before it were answered."""
+        self._armed = (request, seconds)
 
     @property
     def url(self) -> str:
@@ -56,6 +62,11 @@ class StallingRelay:
     def _pump(self, source: socket.socket, sink: socket.socket, answers: bool) -> None:
         try:
             while data := source.recv(65536):
+                armed = self._armed
+                if not answers and armed is not None and armed[0] in data:
+                    self._armed = None
+                    self.stalled.set()
+                    threading.Timer(armed[1], self.stalled.clear).start()
                 while answers and self.stalled.is_set():
                     time.sleep(0.01)
                 sink.sendall(data)
