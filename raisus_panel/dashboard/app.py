@@ -20,6 +20,7 @@ from . import bounds, redact
 from .join import JoinPage
 from .keyboard import keyboard_tabs
 from .language import page_language
+from .link_card import LinkCard
 from .loading import RoomLoader
 from .lobby import Lobby
 from .reconnect import lang_class, watch_connection
@@ -120,8 +121,7 @@ def build_page(registry: RoomRegistry, token: str, opened: tuple, *, view: str |
     if opened[0] == "invite":
         holder = pn.Column(sizing_mode="stretch_width")
         join = JoinPage(registry=registry, invite=token, title=opened[1], lang=page_language(),
-                        on_joined=lambda session, _: holder.__setitem__(
-                            slice(None), [RoomPage(session, lang=join.language)]))
+                        on_joined=lambda session, _: holder.__setitem__(slice(None), joined_page(join, session)))
         holder[:] = [join]
         return holder
     if opened[0] == "refused":  # heading and reason in one language: the page's (?lang=) or the server's
@@ -129,6 +129,20 @@ def build_page(registry: RoomRegistry, token: str, opened: tuple, *, view: str |
         return pn.pane.Alert(f"**{esc(t('dashboard.refused', lang))}** {esc(i18n.translate(opened[1], lang))}",
                              alert_type="danger", css_classes=["raisus-refused"])
     return failed_page()
+
+
+def joined_page(join: JoinPage, session) -> list:
+    """What a player sees once joined: their personal link to keep, over the room.
+
+    The link's card puts its token into the page's address in the browser (a reload, or a bookmark,
+    brings the player back as themselves): a join answered off the event loop -- any shared store --
+    cannot rely on Panel's location, whose change did not reach the address at all then.
+    """
+    page = RoomPage(session, lang=join.language)
+    card = LinkCard(role="personal", url=join.personal_link, sets_address=True, heading_level=2,
+                    who="dashboard.join.joined", lang=join.language)
+    page.param.watch(lambda event: card.param.update(lang=event.new), "lang")
+    return [card, page]
 
 
 def failed_page():

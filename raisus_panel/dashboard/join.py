@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from urllib.parse import parse_qsl, urlencode
+
 import panel as pn
 import param
 
-from raisus_panel.room import RoomRegistry
+from raisus_panel.room import JoinNotKnownYet, RoomRegistry
 from raisus_panel.ui.kit import HTML, ComponentBase, esc, style
 
 from .language import language_switch
@@ -32,6 +34,9 @@ class JoinPage(ComponentBase):
         The room's title, read with the invitation when the page was opened (never on the event loop).""")
 
     def _build(self) -> None:
+        # the page's own address, kept from when it was built: a join answered late (a store fault)
+        # arrives in a callback where ``pn.state`` may not find this page's document
+        self._location = pn.state.location if self._doc is not None else None
         self._heading = HTML(sizing_mode="stretch_width")
         self._name = pn.widgets.TextInput(max_length=80, width=260)
         self._join = pn.widgets.Button(**style("primary"))
@@ -54,21 +59,27 @@ class JoinPage(ComponentBase):
                    refuse=Exception)
 
     def _settle(self, unknown, callback) -> None:
-        """Whether the join whose store answer was lost is in the room's log (``Room.settle``)."""
-        self.registry.get(unknown.room_id).settle(unknown, callback)
+        """Whether the join whose store answer was lost is in the room's log (``Room.settle``); one
+        that landed after all brings the player in, with the personal link saved before it."""
+        token = unknown.token if isinstance(unknown, JoinNotKnownYet) else ""
 
-    def _settled_key(self, saved) -> tuple[str, str]:
-        # a join that landed after all made the player, but their personal link was never written
-        if saved is True:
-            return "dashboard.join.saved_no_link", "warning"
-        return super()._settled_key(saved)
+        def settled(saved) -> None:
+            if saved is True and token:
+                self._schedule(self._enter, token)
+            else:
+                callback(saved)
+        self.registry.get(unknown.room_id).settle(unknown, settled)
+
+    def _enter(self, token: str) -> None:
+        self._call(lambda: self.registry.open_session(token), lambda session: self._joined((session, token)))
 
     def _joined(self, joined) -> None:
         session, token = joined
         self._clear_error()
         self.personal_link = f"{app_base_url()}?token={token}"
-        if pn.state.location is not None:
-            pn.state.location.search = f"?token={token}"
+        if self._location is not None:  # ?lang= and the rest of the address stay
+            query = dict(parse_qsl((self._location.search or "").lstrip("?")))
+            self._location.search = "?" + urlencode({**query, "token": token})
         if self.on_joined:
             self.on_joined(session, token)
 

@@ -179,6 +179,9 @@ class LinkCard(ComponentBase):
     sets_address = param.Boolean(default=False, doc="""
         Put the link's token into this page's address (see :attr:`LinkField.sets_address`).""")
 
+    who = param.String(default="", doc="""
+        The catalog key of the words under the title; empty: who gets this role's link.""")
+
     def _build(self) -> None:
         self._text = HTML(sizing_mode="stretch_width", margin=(0, 10), css_classes=["raisus-link-text"])
         self._field = LinkField(url=self.url, sets_address=self.sets_address, sizing_mode="stretch_width", margin=(0, 10, 10, 10),
@@ -196,7 +199,7 @@ class LinkCard(ComponentBase):
         title = self._t(f"dashboard.link.{self.role}")
         level = self.heading_level
         self._text.object = (f"<h{level} class='raisus-link-title'>{esc(title)}</h{level}>"
-                             f"<p class='raisus-link-who'>{esc(self._t(f'dashboard.link.{self.role}.who'))}</p>")
+                             f"<p class='raisus-link-who'>{esc(self._t(self.who or f'dashboard.link.{self.role}.who'))}</p>")
         self._field.param.update(label=title, copy_label=self._t("dashboard.link.copy"),
                                  copied_label=self._t("dashboard.link.copied"),
                                  selected_label=self._t("dashboard.link.selected"))

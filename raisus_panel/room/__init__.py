@@ -30,6 +30,7 @@ only from :meth:`RoomSession.visible_events` and :attr:`RoomSession.checks`.
 from .advice import room_advice
 from .commands import COMMANDS, GM_ONLY
 from .errors import (
+    JoinNotKnownYet,
     NotKnownYet,
     NotOurDatabase,
     OutcomeUnknown,
@@ -52,7 +53,7 @@ from .store import MemoryStore, Store
 from .transfer import import_room, read_room_file
 
 __all__ = [
-    "Actor", "COMMANDS", "GM_ONLY", "LocalRoom", "MemoryStore", "NotKnownYet", "NotOurDatabase", "PermissionDenied", "ROOM_EVENT_TYPES",
+    "Actor", "COMMANDS", "GM_ONLY", "JoinNotKnownYet", "LocalRoom", "MemoryStore", "NotKnownYet", "NotOurDatabase", "PermissionDenied", "ROOM_EVENT_TYPES",
     "ROOM_EVENT_VERSION", "ROOM_FORMAT", "ROOM_FORMAT_VERSION", "Role", "Room", "RoomChanged", "RoomExists",
     "RoomFileError", "RoomLinks", "RoomRegistry", "RoomSession", "SQLiteStore", "SequenceConflict", "StaleCommand",
     "OutcomeUnknown", "Store", "StoreError", "UnknownRoom", "authorize", "get_registry", "import_room", "presence_entry", "read_room_file", "room_advice",

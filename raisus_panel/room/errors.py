@@ -41,6 +41,23 @@ class OutcomeUnknown(NotKnownYet):
         return self.events[0]["cmd_id"] if self.events else ""
 
 
+class JoinNotKnownYet(OutcomeUnknown):
+    """A join whose store answer was lost. The player's personal link was saved before the join was
+    sent, so once the room's log shows the join (:meth:`~.room.Room.settle` says True), :attr:`token`
+    opens the room as that player; if it never lands, the link opens nothing."""
+
+    #: The joining player's personal token (theirs alone: shown to nobody else, never logged).
+    token: str = ""
+
+    @classmethod
+    def about(cls, unknown: OutcomeUnknown, token: str) -> "JoinNotKnownYet":
+        """The join's ``unknown`` outcome, carrying its personal ``token``."""
+        made = cls(str(unknown), key=unknown.key, **unknown.fields)
+        made.of(unknown.room_id, unknown.events, unknown.deadline)
+        made.token = token
+        return made
+
+
 class NotOurDatabase(StoreError):
     """A file that is not a raisus_panel room database; it was left untouched."""
 

@@ -27,7 +27,7 @@ from raisus_panel.rules.errors import Phrase
 from raisus_panel.rules.validation import clean_name
 
 from .commands import new_player_id, same_name
-from .errors import StoreError, UnknownRoom
+from .errors import JoinNotKnownYet, OutcomeUnknown, StoreError, UnknownRoom
 from .limits import CommandRate, CreationQuota, Limits, too_large
 from .roles import Actor, PermissionDenied, Role
 from .room import Room, create_in_store, new_room_id
@@ -526,20 +526,39 @@ class RoomRegistry:
             if isinstance(name, str) and same_name(name, gm_name):
                 raise RuleError(f"{gm_name} is the GM's name here: choose another name.",
                                 key="error.room.name_is_gm", name=gm_name)
-            events = room.apply(Actor.player(new_player_id(), name), "join", {"name": name})
-            player = events[0]["player"]
+            joining = Actor.player(new_player_id(), name)
+            room.check(joining, "join", {"name": name})  # a name taken or unfit is refused before anything is written
             token = new_token(room.room_id)
             digest = hash_token(token)
-
+            # The personal link is saved before the join: a player the room holds always has theirs. In
+            # the other order a lost answer left a player at the table whom nobody could be -- the same
+            # name was refused as taken. Now a failure before the join leaves at most a hash nobody holds.
             def change(auth: dict[str, Any]) -> None:
-                auth["players"] = {**auth.get("players", {}), digest: player["player_id"]}
+                auth["players"] = {**auth.get("players", {}), digest: joining.player_id}
             try:
                 self._update_auth(room.room_id, change)
             except StoreError:
-                raise RuleError("You joined, but your personal link could not be saved: join again "
-                                "to get one.", key="error.link.not_saved") from None
+                raise StoreError("You have not joined yet: the room store did not answer. Join again.",
+                                 key="error.link.not_joined") from None
+            try:
+                events = room.apply(joining, "join", {"name": name})
+            except OutcomeUnknown as unknown:  # the join may land yet: its link is saved, and goes with it
+                raise JoinNotKnownYet.about(unknown, token) from None
+            except RuleError:
+                self._forget_link(room.room_id, digest)
+                raise
+            player = events[0]["player"]
             actor = Actor.player(player["player_id"], player["name"])
             return self._session(room, actor, f"player:{actor.player_id}", digest), token
+
+    def _forget_link(self, room_id: str, digest: str) -> None:
+        """Take back a personal link saved for a join that was refused (best effort: nobody holds it)."""
+        def change(auth: dict[str, Any]) -> None:
+            auth["players"] = {k: v for k, v in auth.get("players", {}).items() if k != digest}
+        try:
+            self._update_auth(room_id, change)
+        except StoreError:
+            log.warning("a refused join's unused link hash stays in room %s", room_id)
 
     def __repr__(self) -> str:
         return f"RoomRegistry({self.store!r}, loaded={len(self._rooms)})"

@@ -96,3 +96,34 @@ def test_the_lobby_tells_the_truth_about_a_room_whose_answer_was_lost(relay, red
         relay.stalled.clear()
         server.kill()
         truth.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_join_whose_answer_was_lost_brings_the_player_to_the_table(relay, redis_url, new_page, lang):
+    """The join reaches Redis and is saved; its answer is held past the server's timeout (5 s). The
+    page says it is not known yet, then -- the room's log showing the join -- opens the table as the
+    new player, on their personal link (saved before the join). Before, it could only say "ask the GM
+    for a link", and joining again was refused: the name was taken."""
+    from ..room.test_join_outcome import APPEND_SHA
+
+    links = seed(redis_url)
+    server = served(relay.url)
+    server.start()
+    try:
+        page = new_page(f"{server.url}/dashboard?token={links['player']}&lang={lang}")
+        name = page.get_by_role("textbox")
+        expect(name).to_be_visible(timeout=30_000)
+        name.fill("Cleo")
+        relay.stall_after(APPEND_SHA, 6.5)
+        page.get_by_role("button", name=tr("dashboard.join.button", lang), exact=True).click()
+        expect(page.get_by_text(tr("error.store.outcome_unknown", lang))).to_be_visible(timeout=30_000)
+        shot(page, f"join-answer-lost-checking-{lang}")
+        expect(page.locator(".raisus-room-title")).to_contain_text("Two servers", timeout=40_000)
+        expect(page).to_have_url(re.compile(r"[?&]token=(?!" + re.escape(links["player"]) + r")[^&]+"), timeout=10_000)
+        shot(page, f"join-answer-lost-joined-{lang}")
+        page.reload()  # the address is Cleo's own link: it brings her back
+        expect(page.locator(".raisus-room-title")).to_contain_text("Two servers", timeout=30_000)
+        expect(page.get_by_text("Cleo").first).to_be_visible()
+    finally:
+        relay.stalled.clear()
+        server.kill()

@@ -52,7 +52,8 @@ def seed(redis_url: str) -> dict:
         gm.act("create_character", name="Ogre", cliches=[{"name": "Ogre", "rating": 4}])
         uids = {c.name: c.uid for c in room.characters}
         gm.act("start_contest", name="Ogre fight", side_a=[uids["Vik"]], side_b=[uids["Ogre"]])
-        return {"room_id": room.room_id, "gm": links.gm, "spectator": links.spectator, "bob": bob_token}
+        return {"room_id": room.room_id, "gm": links.gm, "spectator": links.spectator, "bob": bob_token,
+                "player": links.player}
     finally:
         store.close()
 

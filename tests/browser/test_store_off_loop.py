@@ -195,6 +195,31 @@ def test_a_join_on_a_paused_store_leaves_the_server_free_and_says_what_came_of_i
     assert len(joined) == 1, joined
 
 
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_join_on_a_shared_store_puts_the_personal_link_in_the_address(redis_url, server, new_page, lang):
+    """The join page promises that the address then holds the player's personal link. A join answered
+    off the event loop (every shared store) changed Panel's location, which never reached the browser:
+    a reload showed the join form again, and joining again was refused, the name being taken."""
+    table = duel(redis_url)
+    page = new_page(f"{server.url}/dashboard?token={table['player']}&lang={lang}")
+    name = page.get_by_role("textbox")
+    expect(name).to_be_visible(timeout=30_000)
+    name.fill("Cleo")
+    page.get_by_role("button", name=tr("dashboard.join.button", lang), exact=True).click()
+    expect(page.locator(".raisus-room-title")).to_contain_text("Cleo", timeout=30_000)
+    card = page.locator(".raisus-link-card-personal")
+    expect(card).to_contain_text(tr("dashboard.link.personal", lang))
+    link = card.locator("input").input_value()
+    token = re.search(r"[?&]token=([^&]+)", link).group(1)
+    assert token != table["player"]
+    expect(page).to_have_url(re.compile(rf"[?&]token={re.escape(token)}(&|$)"))
+    expect(page).to_have_url(re.compile(rf"[?&]lang={lang}(&|$)"))  # the page's language stays in it
+    shot(page, f"join-personal-link-{lang}")
+    page.reload()  # the address brings Cleo back, not the join form
+    expect(page.locator(".raisus-room-title")).to_contain_text("Cleo", timeout=30_000)
+    expect(page.get_by_role("button", name=tr("dashboard.join.button", lang), exact=True)).to_have_count(0)
+
+
 def test_the_lobby_creates_a_room_after_a_pause_without_holding_up_the_server(redis_server, redis_url, server,
                                                                              new_page):
     page = new_page(f"{server.url}/dashboard?lang=en")
