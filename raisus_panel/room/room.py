@@ -169,6 +169,10 @@ class Room(RoomDice, param.Parameterized):
     #: How many recent command ids are remembered to make resends harmless.
     RECENT_COMMANDS = 1000
 
+    #: Seconds :meth:`apply` waits for another command of this room to end before refusing (a
+    #: healthy store saves a command in milliseconds; one stuck on its store takes seconds).
+    APPLY_WAIT = 3.0
+
     def __init__(self, store: Store, room_id: str, *, dice: DiceSource | None = None, **params: Any) -> None:
         super().__init__(room_id=room_id, dice=dice, **params)  # type: ignore[no-untyped-call]  # Parameterized.__init__ takes **params untyped
         self._store = store
@@ -283,7 +287,13 @@ class Room(RoomDice, param.Parameterized):
             The rules refuse it, or the store could not save it. Nothing changed.
         """
         command_id = self._command_id(command_id)
-        with self._lock:
+        if not self._lock.acquire(timeout=self.APPLY_WAIT):
+            # Another command holds the room, waiting on its store (a paused or cut-off Redis: seconds).
+            # Queued behind it, this one would be decided long after the click, on a table the person
+            # no longer sees: refuse it now, having changed nothing, and say why.
+            raise StoreError("The room is still saving an earlier move: nothing was changed. Try again in "
+                             "a moment.", key="error.room.busy")
+        try:
             command = parse_command(name, args, self._state)
             if command_id in self._recent:
                 who, events = self._recent[command_id]
@@ -312,6 +322,8 @@ class Room(RoomDice, param.Parameterized):
             self._publish()
             self._notify(events)
             return copy.deepcopy(events)
+        finally:
+            self._lock.release()
 
     # ------------------------------------------------------------- an outcome not known yet --
     #: Seconds between looks at the log for a command whose answer was lost, and the longest wait.

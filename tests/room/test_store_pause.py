@@ -118,3 +118,39 @@ def _raised(fn):
     except Exception as exc:  # noqa: BLE001
         return exc
     return None
+
+
+def test_a_command_behind_one_stuck_on_its_store_is_refused_at_once_and_changes_nothing(redis_server, redis_url):
+    """Queued behind a command waiting on a paused Redis, a second one would be decided seconds after
+    its click, on a table its person no longer sees (and hold their page's worker meanwhile): it is
+    refused within :attr:`Room.APPLY_WAIT`, says why in both languages, and never lands later."""
+    import threading
+
+    from raisus_panel.i18n import translate
+
+    store = RedisStore(redis_url, timeout=6.0)
+    try:
+        t = Table(store=store)
+        seq = t.room.seq
+        os.kill(redis_server.proc.pid, signal.SIGSTOP)
+        outcome: dict = {}
+        try:
+            first = threading.Thread(target=lambda: outcome.update(first=_raised(lambda: t.char("Ogre", None, Ogre=4))))
+            first.start()
+            time.sleep(0.3)  # the GM's command holds the room now, waiting on Redis
+            start = time.monotonic()
+            second = _raised(lambda: t.char("Viking", t.alice, Viking=4))
+            waited = time.monotonic() - start
+        finally:
+            os.kill(redis_server.proc.pid, signal.SIGCONT)
+        first.join(30)
+        assert isinstance(second, StoreError) and second.key == "error.room.busy", second
+        assert waited < t.room.APPLY_WAIT + 1.0
+        assert "nothing was changed" in translate(second, "en") and "아무것도 바뀌지 않았습니다" in translate(second, "ko")
+        time.sleep(0.5)
+        names = [e["character"]["name"] for e in store.read(t.room.room_id, seq) if e.get("type") == "character_created"]
+        assert "Viking" not in names  # refused, and never applied afterwards
+        t.char("Viking", t.alice, Viking=4)  # once the store answers, the same move is made, once
+        assert [c.name for c in t.room.characters].count("Viking") == 1
+    finally:
+        store.close()
