@@ -64,3 +64,14 @@ def stores(redis_url):
     yield made
     for store in made:
         store.close()
+
+
+@pytest.fixture
+def relay(redis_server):
+    """A TCP relay to the test's redis-server that can hold its answers (a network stall)."""
+    from .test_outcome_unknown import StallingRelay
+
+    made = StallingRelay(redis_server.port)
+    yield made
+    made.stalled.clear()
+    made.close()

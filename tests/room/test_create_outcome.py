@@ -22,19 +22,10 @@ from raisus_panel.i18n import translate
 from raisus_panel.room import NotKnownYet, RoomRegistry, StoreError
 from raisus_panel.room.redis_store import _CREATE_LUA, RedisStore
 
-from .test_outcome_unknown import StallingRelay
 from .test_stores import eventually
 
 #: What a create sends to Redis: its script's SHA (redis-py runs a registered script by EVALSHA).
 CREATE_SHA = hashlib.sha1(_CREATE_LUA.encode()).hexdigest().encode()
-
-
-@pytest.fixture
-def relay(redis_server):
-    made = StallingRelay(redis_server.port)
-    yield made
-    made.stalled.clear()
-    made.close()
 
 
 def test_a_room_made_whose_answer_is_lost_is_reported_made_with_links_that_open_it(relay, redis_url):

@@ -18,20 +18,12 @@ from raisus_panel.room import JoinNotKnownYet, RoomRegistry, StoreError
 from raisus_panel.room.redis_store import _APPEND_LUA, _SET_META_LUA, RedisStore
 from raisus_panel.rules import RuleError
 
-from .test_outcome_unknown import StallingRelay, settled
+from .test_outcome_unknown import settled
 from .test_stores import eventually
 
 #: What a link change and an append send to Redis: their scripts' SHAs (EVALSHA).
 META_SHA = hashlib.sha1(_SET_META_LUA.encode()).hexdigest().encode()
 APPEND_SHA = hashlib.sha1(_APPEND_LUA.encode()).hexdigest().encode()
-
-
-@pytest.fixture
-def relay(redis_server):
-    made = StallingRelay(redis_server.port)
-    yield made
-    made.stalled.clear()
-    made.close()
 
 
 @pytest.fixture
