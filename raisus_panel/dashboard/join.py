@@ -34,8 +34,8 @@ class JoinPage(ComponentBase):
         The room's title, read with the invitation when the page was opened (never on the event loop).""")
 
     def _build(self) -> None:
-        # the page's own address, kept from when it was built: a join answered late (a store fault)
-        # arrives in a callback where ``pn.state`` may not find this page's document
+        # this page's own address, taken now (as the link manager does): the server's idea of it, which
+        # ?lang= is written into; the browser's address itself is set by the personal link's card
         self._location = pn.state.location if self._doc is not None else None
         self._heading = HTML(sizing_mode="stretch_width")
         self._name = pn.widgets.TextInput(max_length=80, width=260)
