@@ -196,7 +196,11 @@ class RoomRegistry:
         self._rooms: weakref.WeakValueDictionary[str, Room] = weakref.WeakValueDictionary()
         # the sessions opened with links, by room, to close them when their link stops working
         self._sessions: dict[str, weakref.WeakSet[LinkSession]] = {}
+        # Guards the two maps above, and only them: never held across a store call, so a store slow to
+        # answer one room's page does not hold up what the registry knows of every other room.
         self._lock = threading.RLock()
+        self._loading: dict[str, threading.Lock] = {}  # a room being loaded: one load per room at a time
+        self._creating = threading.Lock()  # a creation's limit check and its count, as one step
         # another server process may reissue or revoke links (a shared store tells)
         store.on_meta(self._links_changed)
 
@@ -216,7 +220,7 @@ class RoomRegistry:
         against the server's. :class:`~.limits.LimitReached` when a limit is met (nothing made).
         """
         gm_name = clean_name(gm_name, _GM_NAME)
-        with self._lock:
+        with self._creating:
             self._quota.check(client)
             # the room and its links are written in one step: a crash between them would leave a
             # room nobody can open
@@ -236,23 +240,34 @@ class RoomRegistry:
         size = _size(text, self.limits.max_upload_bytes)
         if size > self.limits.max_upload_bytes:
             raise too_large(size, self.limits.max_upload_bytes)
-        with self._lock:
+        with self._creating:
             self._quota.check(client)
             links, auth = self._new_links(new_room_id())  # written with the room, in one step
             room = import_room(self.store, text, room_id=links.room_id, dice=self._dice(),
                                meta={"gm_name": gm_name, "auth": auth}, max_bytes=self.limits.max_upload_bytes)
             self._quota.record(client)
-            self._rooms[room.room_id] = room
-            return room, links
+        with self._lock:
+            return self._rooms.setdefault(room.room_id, room), links
 
     def get(self, room_id: str) -> Room:
         """The room ``room_id``: the one in memory while anything uses it, else loaded from the store."""
         with self._lock:
             room = self._rooms.get(room_id)
-            if room is None:
-                room = Room.load(self.store, room_id, dice=self._dice())
-                self._rooms[room_id] = room
-            return room
+            if room is not None:
+                return room
+            loading = self._loading.setdefault(room_id, threading.Lock())
+        with loading:  # a second page asking meanwhile waits for this load, not for other rooms
+            with self._lock:
+                room = self._rooms.get(room_id)
+            if room is not None:
+                return room
+            try:
+                loaded = Room.load(self.store, room_id, dice=self._dice())
+            finally:
+                with self._lock:
+                    self._loading.pop(room_id, None)
+            with self._lock:  # one copy of a room in the process, whoever loaded it
+                return self._rooms.setdefault(room_id, loaded)
 
     @property
     def loaded(self) -> list[str]:
@@ -379,8 +394,7 @@ class RoomRegistry:
         def change(auth: dict[str, Any]) -> None:
             self._retire(auth, *(auth.get(role) for role in names))
             auth.update({role: hash_token(token) for role, token in tokens.items()})
-        with self._lock:
-            self._update_auth(room_id, change)
+        self._update_auth(room_id, change)
         if "spectator" in names:
             self._close(session.room, "spectator", _replaced())
         return tokens
@@ -402,8 +416,7 @@ class RoomRegistry:
         if isinstance(session, LinkSession):  # before other processes hear of it: this page stays
             session.digest = hash_token(token)
         try:
-            with self._lock:
-                self._update_auth(room_id, change)
+            self._update_auth(room_id, change)
         except BaseException:
             if isinstance(session, LinkSession):
                 session.digest = old_digest
@@ -430,8 +443,7 @@ class RoomRegistry:
         def change(auth: dict[str, Any]) -> None:
             self._retire(auth, auth.get("gm"))
             auth["gm"] = hash_token(token)
-        with self._lock:
-            self._update_auth(room_id, change)
+        self._update_auth(room_id, change)
         room = self._rooms.get(room_id)  # pages of other processes close when the store tells them
         if room is not None:
             self._close(room, "gm", _replaced())
@@ -455,8 +467,7 @@ class RoomRegistry:
             gone = [digest for digest, pid in players.items() if pid == player_id]
             auth["players"] = {d: pid for d, pid in players.items() if pid != player_id}
             auth["revoked"] = {**(auth.get("revoked") or {}), **dict.fromkeys(gone, player_id)}
-        with self._lock:
-            self._update_auth(room.room_id, change)
+        self._update_auth(room.room_id, change)
         return self._close(room, f"player:{player_id}", _revoked())
 
     def reissue_player_link(self, session: RoomSession, player_id: str) -> str:
@@ -484,8 +495,7 @@ class RoomRegistry:
             old += [d for d, pid in revoked.items() if pid == player_id]
             auth["revoked"] = {d: pid for d, pid in revoked.items() if pid != player_id}
             self._retire(auth, *old)
-        with self._lock:
-            self._update_auth(room.room_id, change)
+        self._update_auth(room.room_id, change)
         self._close(room, f"player:{player_id}", _replaced())
         return token
 
@@ -518,38 +528,37 @@ class RoomRegistry:
         already taken at the table -- another player's or the GM's -- is refused: names tell people
         apart there.
         """
-        with self._lock:
-            room, actor, credential, _ = self._identify(invite_token)
-            if credential != "invitation":
-                raise PermissionDenied("Join with the players' invitation link.", key="error.link.use_invitation")
-            gm_name = self.store.room_meta(room.room_id).get("gm_name", "GM")
-            if isinstance(name, str) and same_name(name, gm_name):
-                raise RuleError(f"{gm_name} is the GM's name here: choose another name.",
-                                key="error.room.name_is_gm", name=gm_name)
-            joining = Actor.player(new_player_id(), name)
-            room.check(joining, "join", {"name": name})  # a name taken or unfit is refused before anything is written
-            token = new_token(room.room_id)
-            digest = hash_token(token)
-            # The personal link is saved before the join: a player the room holds always has theirs. In
-            # the other order a lost answer left a player at the table whom nobody could be -- the same
-            # name was refused as taken. Now a failure before the join leaves at most a hash nobody holds.
-            def change(auth: dict[str, Any]) -> None:
-                auth["players"] = {**auth.get("players", {}), digest: joining.player_id}
-            try:
-                self._update_auth(room.room_id, change)
-            except StoreError:
-                raise StoreError("You have not joined yet: the room store did not answer. Join again.",
-                                 key="error.link.not_joined") from None
-            try:
-                events = room.apply(joining, "join", {"name": name})
-            except OutcomeUnknown as unknown:  # the join may land yet: its link is saved, and goes with it
-                raise JoinNotKnownYet.about(unknown, token) from None
-            except RuleError:
-                self._forget_link(room.room_id, digest)
-                raise
-            player = events[0]["player"]
-            actor = Actor.player(player["player_id"], player["name"])
-            return self._session(room, actor, f"player:{actor.player_id}", digest), token
+        room, actor, credential, _ = self._identify(invite_token)
+        if credential != "invitation":
+            raise PermissionDenied("Join with the players' invitation link.", key="error.link.use_invitation")
+        gm_name = self.store.room_meta(room.room_id).get("gm_name", "GM")
+        if isinstance(name, str) and same_name(name, gm_name):
+            raise RuleError(f"{gm_name} is the GM's name here: choose another name.",
+                            key="error.room.name_is_gm", name=gm_name)
+        joining = Actor.player(new_player_id(), name)
+        room.check(joining, "join", {"name": name})  # a name taken or unfit is refused before anything is written
+        token = new_token(room.room_id)
+        digest = hash_token(token)
+        # The personal link is saved before the join: a player the room holds always has theirs. In
+        # the other order a lost answer left a player at the table whom nobody could be -- the same
+        # name was refused as taken. Now a failure before the join leaves at most a hash nobody holds.
+        def change(auth: dict[str, Any]) -> None:
+            auth["players"] = {**auth.get("players", {}), digest: joining.player_id}
+        try:
+            self._update_auth(room.room_id, change)
+        except StoreError:
+            raise StoreError("You have not joined yet: the room store did not answer. Join again.",
+                             key="error.link.not_joined") from None
+        try:
+            events = room.apply(joining, "join", {"name": name})
+        except OutcomeUnknown as unknown:  # the join may land yet: its link is saved, and goes with it
+            raise JoinNotKnownYet.about(unknown, token) from None
+        except RuleError:
+            self._forget_link(room.room_id, digest)
+            raise
+        player = events[0]["player"]
+        actor = Actor.player(player["player_id"], player["name"])
+        return self._session(room, actor, f"player:{actor.player_id}", digest), token
 
     def _forget_link(self, room_id: str, digest: str) -> None:
         """Take back a personal link saved for a join that was refused (best effort: nobody holds it)."""

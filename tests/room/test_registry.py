@@ -93,6 +93,38 @@ def test_rooms_load_lazily_from_the_store_and_are_cached(tmp_path):
     second.store.close()
 
 
+def test_pages_opening_one_room_at_once_share_one_copy_and_one_name_joins_once(tmp_path):
+    """Loading and joining wait on the store outside the registry's lock: many pages at once still get
+    one room in memory, and one name at the table."""
+    import threading
+
+    path = tmp_path / "server.sqlite"
+    first = RoomRegistry(SQLiteStore(path))
+    room, links = first.create_room("Friday game")
+    first.store.close()
+    second = RoomRegistry(SQLiteStore(path))  # a restarted server: the room is not in memory yet
+    start, got, joins = threading.Barrier(8), [], []
+
+    def open_and_join(i):
+        start.wait()
+        got.append(second.get(room.room_id))
+        try:
+            joins.append(second.join(links.player, "Ann" if i % 2 else f"Bo {i}")[0].actor.name)
+        except Exception as exc:  # noqa: BLE001 - the refusals are what is counted
+            joins.append(getattr(exc, "key", repr(exc)))
+    threads = [threading.Thread(target=open_and_join, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert len({id(r) for r in got}) == 1 and got[0] is second.get(room.room_id)
+    assert sorted(joins) == ["Ann", "Bo 0", "Bo 2", "Bo 4", "Bo 6", *["error.room.name_taken"] * 3]
+    assert sorted(got[0].players.values()) == ["Ann", "Bo 0", "Bo 2", "Bo 4", "Bo 6"]
+    linked = second.store.room_meta(room.room_id)["auth"]["players"]
+    assert sorted(linked.values()) == sorted(got[0].players)  # a refused join left no link
+    second.store.close()
+
+
 def test_an_imported_room_gets_new_links(registry):
     room, links = registry.create_room("Friday game")
     imported, new_links = registry.import_room(room.export_json())

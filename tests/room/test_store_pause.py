@@ -154,3 +154,41 @@ def test_a_command_behind_one_stuck_on_its_store_is_refused_at_once_and_changes_
         assert [c.name for c in t.room.characters].count("Viking") == 1
     finally:
         store.close()
+
+
+def test_while_a_join_waits_on_a_paused_store_the_registry_still_answers_from_memory(redis_server, redis_url):
+    """The registry serves every room of the process: a join (or a link change) waiting on Redis must
+    not hold up what it answers from memory -- a loaded room for a page that reconnects, the open
+    sessions the store's listener closes when another process revokes a link."""
+    import threading
+
+    from raisus_panel.room import RoomRegistry
+
+    store = RedisStore(redis_url, timeout=3.0)
+    try:
+        registry = RoomRegistry(store)
+        inn, inn_links = registry.create_room("Inn", gm_name="Gina")
+        keep, keep_links = registry.create_room("Keep", gm_name="Kai")
+        watching = registry.open_session(keep_links.spectator)
+        os.kill(redis_server.proc.pid, signal.SIGSTOP)
+        outcome: dict = {}
+        try:
+            joining = threading.Thread(target=lambda: outcome.update(
+                error=_raised(lambda: registry.join(inn_links.player, "Ann"))))
+            joining.start()
+            time.sleep(0.3)  # the join waits on Redis now
+            assert joining.is_alive()
+            took = {}
+            start = time.monotonic()
+            assert registry.get(keep.room_id) is keep
+            took["get"] = time.monotonic() - start
+            start = time.monotonic()
+            assert registry.sessions(keep.room_id) == [watching]
+            took["sessions"] = time.monotonic() - start
+            assert max(took.values()) < 0.5, took
+        finally:
+            os.kill(redis_server.proc.pid, signal.SIGCONT)
+        joining.join(30)
+        assert not joining.is_alive()
+    finally:
+        store.close()
