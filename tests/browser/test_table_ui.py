@@ -10,7 +10,7 @@ from raisus_panel.i18n import t as catalog_t
 from raisus_panel.room import RoomRegistry, SQLiteStore
 
 from .conftest import Server, shot
-from .helpers import Guard, button, commit, expect, t, truth
+from .helpers import Guard, button, commit, expect, roll_button, t, truth
 
 
 @pytest.fixture(scope="module")
@@ -115,3 +115,54 @@ def test_on_a_phone_a_greyed_button_says_why_beside_it(served, browser, lang):
     why.scroll_into_view_if_needed()
     shot(page, f"table-ui-phone-why-{lang}")
     context.close()
+
+
+#: Run in the page: on every animation frame, note the greyed controls (hosts with ``data-why``) on
+#: screen whose reason line is missing, and count the frames that had any such control at all.
+FRAME_PROBE = """
+window.whyFrames = {missing: [], with_reasons: 0};
+const hosts = (root, out) => {
+  for (const el of root.querySelectorAll("*")) {
+    if (el.shadowRoot) { if (el.hasAttribute("data-why")) out.push(el); hosts(el.shadowRoot, out); }
+  }
+  return out;
+};
+const frame = () => {
+  const shown = hosts(document, []).filter((h) => h.offsetParent !== null);
+  if (shown.length) window.whyFrames.with_reasons += 1;
+  const bare = shown.filter((h) => !h.shadowRoot.getElementById("raisus-why"));
+  if (bare.length) window.whyFrames.missing.push(bare.map((h) => h.getAttribute("data-why")));
+  requestAnimationFrame(frame);
+};
+requestAnimationFrame(frame);
+"""
+
+
+def test_no_frame_shows_a_greyed_control_without_its_reason(served, new_page):
+    """Issue 21 item 8: the reason under a greyed control is drawn before the browser paints it, as
+    Bokeh redraws controls and the table changes (a contest set up, started, rolled to its end).
+    Before, the page looked every 300 ms and after a server change: frames went by without it."""
+    server, db = served
+    room_id, urls = seed(db, f"{server.url}/dashboard")
+    gm = new_page(f"{urls['gm']}&lang=en")
+    guard = Guard(gm)
+    start = button(gm, "contest.start")
+    expect(gm.locator(".raisus-why").first).to_be_visible()
+    gm.evaluate(FRAME_PROBE)
+    commit(gm.get_by_placeholder(t("contest.name_placeholder")), "Duel")
+    gm.get_by_role("checkbox", name="Sir Ann", exact=True).first.check()
+    gm.get_by_role("checkbox", name="Ogre", exact=True).last.check()
+    expect(start).to_be_enabled(timeout=5_000)
+    start.click()
+    expect(roll_button(gm, 1)).to_be_visible()
+    for n in range(1, 20):
+        if truth(db, room_id).contest.status == "ended":
+            break
+        roll_button(gm, n).click()
+        gm.wait_for_timeout(300)
+    gm.wait_for_timeout(500)
+    assert truth(db, room_id).contest.status == "ended"
+    frames = gm.evaluate("window.whyFrames")
+    assert frames["with_reasons"] > 30  # greyed controls were on screen all along
+    assert frames["missing"] == []
+    guard.check()

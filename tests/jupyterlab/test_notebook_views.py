@@ -103,6 +103,10 @@ def test_tooltips_are_plain_text_and_nothing_loads_from_the_internet(lab):
     reason = nb.kernel_json("__import__('raisus_panel.ui._base', fromlist=['x']).hint(table._roll)")
     assert reason.startswith("<i>올라프</i>") and "(" in reason and reason.endswith(".")
     assert tooltip_text(nb, roll) == reason
+    # and says it under the button, as text on the page (no hover needed), in the notebook as when served
+    line = nb.output(3).locator(".raisus-why").filter(has_text=reason).first
+    expect(line).to_be_visible()
+    assert roll.evaluate("b => b.getRootNode().getElementById('raisus-why').textContent") == reason
     assert nb.page.evaluate("""() => { let n = 0; const walk = r => { for (const el of r.querySelectorAll('*')) {
         if (el.tagName === 'I' && el.textContent === '올라프') n++; if (el.shadowRoot) walk(el.shadowRoot); } };
         walk(document); return n; }""") == 0
