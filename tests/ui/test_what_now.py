@@ -97,7 +97,7 @@ MAKE = ("Make your character on the Characters tab: the GM can then bring it int
         "캐릭터 탭에서 내 캐릭터를 만드세요. 그래야 GM이 대결에 넣을 수 있습니다.")
 #: The same player while a contest runs without them.
 WATCHING = ("You have no character in this contest: watching. To play in the next one, make your character "
-            "on the Characters tab.", "이 대결에는 당신의 캐릭터가 없습니다. 지켜보는 중입니다. 다음 대결에 참여하려면 "
+            "on the Characters tab.", "이 대결에는 내 캐릭터가 없습니다. 지켜보는 중입니다. 다음 대결에 참여하려면 "
             "캐릭터 탭에서 내 캐릭터를 만드세요.")
 
 
@@ -312,7 +312,7 @@ def test_a_team_lost_the_round_a_member_may_volunteer_then_the_revenge_bonus():
     lines = table.lines()
     assert lines["ann"] == ("Your team 원정대 lost the round: a member may volunteer "
                             "(twice the loss, revenge bonus next round).",
-                            "당신의 팀 원정대가 라운드에서 졌습니다. 팀원 한 명이 자원할 수 있습니다 (피해는 두 배, 다음 라운드에 복수 보너스).")
+                            "내 팀 원정대가 라운드에서 졌습니다. 팀원 한 명이 자원할 수 있습니다 (피해는 두 배, 다음 라운드에 복수 보너스).")
     assert lines["gm"] == ("원정대 lost the round: a member may volunteer to take the hit before the next roll. "
                            "Rolling on means nobody volunteered: 기사 아린 keeps the hit.",
                            "원정대가 라운드에서 졌습니다. 다음 라운드를 굴리기 전에 팀원 한 명이 대신 피해를 받겠다고 자원할 수 있습니다. "
@@ -381,14 +381,14 @@ def test_contest_ended_the_winners_write_the_fates_then_the_gm_closes_it():
     contest = table.room.contest
     assert contest.status == "ended" and contest.owed_fates == [mari.uid]
     lines = table.lines()
-    assert lines["ann"] == ("Your side won: write the fate of 해적 마리.", "당신 편이 이겼습니다. 해적 마리의 운명을 쓰세요.")
+    assert lines["ann"] == ("Your side won: write the fate of 해적 마리.", "우리 편이 이겼습니다. 해적 마리의 운명을 쓰세요.")
     assert lines["gm"] == ("Contest over: the winners write the fate of 해적 마리 (you may write it, or veto theirs).",
                            "대결이 끝났습니다. 이긴 편이 해적 마리의 운명을 씁니다 (직접 써도 되고, 쓴 운명을 거부해도 됩니다).")
     wait = ("Contest over: waiting for the winners to write the fate of 해적 마리.",
             "대결이 끝났습니다. 이긴 편이 해적 마리의 운명을 쓸 때까지 기다리는 중입니다.")
     assert lines["spectator"] == wait
     # Bob, whose characters were not in it, is told what everyone watching is told, and that
-    not_in = ("None of your characters was in this contest.", "이 대결에는 당신의 캐릭터가 없었습니다.")
+    not_in = ("None of your characters was in this contest.", "이 대결에는 내 캐릭터가 없었습니다.")
     assert lines["bob"] == tuple(f"{w} {n}" for w, n in zip(wait, not_in))
     ann = page(table, "ann")
     row = ann.within(ann.t("contest.fate"))
