@@ -14,7 +14,7 @@ from raisus_panel import i18n
 from raisus_panel.i18n import t
 from raisus_panel.room import PermissionDenied, Role, RoomRegistry, StoreError, get_registry
 from raisus_panel.rules import RuleError
-from raisus_panel.ui.kit import ComponentBase, esc, schedule, served
+from raisus_panel.ui.kit import Button, ComponentBase, esc, schedule, served
 
 from . import bounds, redact
 from .join import JoinPage
@@ -141,8 +141,17 @@ def joined_page(join: JoinPage, session) -> list:
     page = RoomPage(session, lang=join.language)
     card = LinkCard(role="personal", url=join.personal_link, sets_address=True, heading_level=2,
                     who="dashboard.join.joined", lang=join.language)
-    page.param.watch(lambda event: card.param.update(lang=event.new), "lang")
-    return [card, page]
+    # on a phone the card fills the first screen: once the link is kept, the player puts it away
+    hide = Button(name=t("dashboard.join.hide_link", join.language), button_type="primary",
+                  min_height=44, margin=(0, 10, 10, 10), css_classes=["raisus-hide-link"])
+    kept = pn.Column(card, hide, sizing_mode="stretch_width")
+    hide.on_click(lambda _: kept.param.update(visible=False))
+
+    def relabel(event) -> None:
+        card.lang = event.new
+        hide.name = t("dashboard.join.hide_link", event.new)
+    page.param.watch(relabel, "lang")
+    return [kept, page]
 
 
 def failed_page():

@@ -215,6 +215,11 @@ def test_a_join_on_a_shared_store_puts_the_personal_link_in_the_address(redis_ur
     expect(page).to_have_url(re.compile(rf"[?&]token={re.escape(token)}(&|$)"))
     expect(page).to_have_url(re.compile(rf"[?&]lang={lang}(&|$)"))  # the page's language stays in it
     shot(page, f"join-personal-link-{lang}")
+    # kept: the player puts the card away (on a phone it fills the first screen); the table stays
+    page.get_by_role("button", name=tr("dashboard.join.hide_link", lang), exact=True).click()
+    expect(card).to_be_hidden()
+    expect(page.locator(".raisus-room-title")).to_contain_text("Cleo")
+    expect(page).to_have_url(re.compile(rf"[?&]token={re.escape(token)}(&|$)"))
     page.reload()  # the address brings Cleo back, not the join form
     expect(page.locator(".raisus-room-title")).to_contain_text("Cleo", timeout=30_000)
     expect(page.get_by_role("button", name=tr("dashboard.join.button", lang), exact=True)).to_have_count(0)
