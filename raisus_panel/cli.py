@@ -224,6 +224,30 @@ def _verify_summary(checks: list, kind: str, lang: str) -> str:
     return t(f"verify.summary.{kind}", lang, n=len(checks), counts=", ".join(counts))
 
 
+_LINKS_OPTIONS_WITH_A_VALUE = {"--db", "--store", "--url"}
+_LINKS_FLAGS = {"-h", "--help", "--new-gm"}
+
+
+def _room_ids_as_positionals(argv: list[str]) -> list[str]:
+    """``raisus links -3Vz... --new-gm``: a room id may begin with ``-``, which argparse takes for an option.
+
+    Anything after ``links`` that is neither one of its options nor an option's value is the room id;
+    it is moved behind ``--`` so argparse reads it as one (a user copies the id from a link as it is).
+    """
+    if not argv or argv[0] != "links" or "--" in argv:
+        return argv
+    options, rooms, words = [argv[0]], [], iter(argv[1:])
+    for word in words:
+        name = word.split("=", 1)[0]
+        if name in _LINKS_FLAGS or (name in _LINKS_OPTIONS_WITH_A_VALUE and "=" in word):
+            options.append(word)
+        elif name in _LINKS_OPTIONS_WITH_A_VALUE:
+            options += [word, next(words, "")]
+        else:
+            rooms.append(word)
+    return [*options, "--", *rooms] if rooms else options
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``raisus`` command."""
     parser = argparse.ArgumentParser(prog="raisus", description="Play Risus with Panel.")
@@ -289,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
                        help="redis://HOST:PORT/DB or sqlite:///FILE, as for raisus serve (default: RAISUS_STORE, else --db)")
     links.add_argument("--url", default="http://localhost:5006/dashboard",
                        help="the dashboard's address the link is built on (default: http://localhost:5006/dashboard)")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_room_ids_as_positionals(sys.argv[1:] if argv is None else argv))
     if args.command == "links":
         return _links(args)
     if args.command == "serve":

@@ -199,3 +199,28 @@ def test_links_new_gm_refuses_an_unknown_room_and_a_missing_action_and_changes_n
     assert cli.main(["links", room.room_id, "--db", db]) == 2
     assert "--new-gm" in capsys.readouterr().err
     assert RoomRegistry(SQLiteStore(db)).open_session(links.gm).actor.is_gm  # still the GM's link
+
+
+def test_links_new_gm_takes_a_room_id_that_begins_with_a_dash_as_it_is_copied_from_a_link(tmp_path, monkeypatch):
+    """CI met a room ``-3VzmUH8Bv9_``: argparse took it for an option ('the following arguments are required: room')."""
+    from raisus_panel.room import RoomRegistry, SQLiteStore
+    from raisus_panel.room import registry as registry_module
+
+    db = str(tmp_path / "raisus.sqlite")
+    store = SQLiteStore(db)
+    monkeypatch.setattr(registry_module, "new_room_id", lambda: "-3VzmUH8Bv9_")  # a room made before ids avoided '-'
+    room, links = RoomRegistry(store).create_room("Older room", gm_name="Gina")
+    store.close()
+    for argv in (["links", room.room_id, "--new-gm", "--db", db], ["links", "--new-gm", f"--db={db}", room.room_id],
+                 ["links", "--new-gm", "--db", db, "--", room.room_id]):
+        done = subprocess.run([sys.executable, "-m", "raisus_panel.cli", *argv], capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode == 0, done.stderr
+        token = done.stdout.strip().splitlines()[-1].partition("token=")[2]
+        assert RoomRegistry(SQLiteStore(db)).open_session(token).actor.is_gm
+
+
+def test_new_room_ids_never_begin_with_a_dash():
+    from raisus_panel.room.room import new_room_id
+
+    assert not any(new_room_id().startswith("-") for _ in range(2000))

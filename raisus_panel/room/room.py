@@ -59,8 +59,13 @@ Subscriber = Callable[[list[dict[str, Any]]], None]
 
 
 def new_room_id() -> str:
-    """A fresh, unguessable-enough room id (it is not a secret: links carry their own tokens)."""
-    return secrets.token_urlsafe(9)
+    """A fresh, unguessable-enough room id (it is not a secret: links carry their own tokens).
+
+    It never begins with ``-``, so a shell command given it (``raisus links ID``) cannot take it for an option.
+    """
+    while (room_id := secrets.token_urlsafe(9)).startswith("-"):
+        pass
+    return room_id
 
 
 def create_in_store(store: Store, title: str = "Risus", *, room_id: str | None = None,
