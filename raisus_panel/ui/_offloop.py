@@ -26,7 +26,7 @@ from panel.io.state import set_curdoc
 
 from . import _batch
 
-__all__ = ["background", "in_order", "waits"]
+__all__ = ["aside", "background", "in_order", "waits"]
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +72,20 @@ def in_order(doc, work: Callable[[], Any], answer: Answer) -> None:
         return
     previous = _tails.get(doc)
     _tails[doc] = loop.create_task(_run(loop, doc, previous, work, answer))
+
+
+def aside(doc, work: Callable[[], Any], answer: Answer) -> None:
+    """Run ``work()`` and answer as :func:`in_order` does, but beside the page's queue, not in it.
+
+    For a computation the page shows when it is ready (the odds advisor's, tens of milliseconds): on
+    the loop it would hold up every page of the process, and in the page's queue its next click.
+    ``answer`` must check that what it was computed for is still what the page shows.
+    """
+    loop = _loop()
+    if not (_batch.served(doc) and loop is not None):
+        in_order(None, work, answer)  # now, on the caller's thread
+        return
+    loop.create_task(_run(loop, doc, None, work, answer))
 
 
 async def _run(loop, doc, previous, work, answer) -> None:

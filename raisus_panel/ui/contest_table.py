@@ -5,10 +5,13 @@ from __future__ import annotations
 import panel as pn
 import param
 
+from raisus_panel.room import room_advice
 from raisus_panel.rules import CharacterTeam, RuleError
 
 from . import _contest_text as text
 from . import _derive as d
+from . import _offloop
+from ._advice_text import ADVICE_CSS, advice_html
 from ._base import HTML, Button, ComponentBase, Select, esc, grey, set_objects, set_options, style, wrap
 from ._charts import unit_colors
 from ._checkbox import LabelledCheckbox
@@ -82,6 +85,8 @@ class ContestTable(ComponentBase):
         self._cards: dict[str, dict] = {}
         self._fate_rows: dict[str, dict] = {}
         self._side_uids: list[list[str]] = [[], []]
+        # the advisor's last answer: (the contest's event list it was made from, {uid: Advice or refusal})
+        self._advice: tuple[object, dict] = (None, {})
         self._header = HTML(sizing_mode="stretch_width")
         # what happens next for this person, first under the header (also before any contest)
         self._what_now = WhatNow(actions=self.actions, lang=self.lang)
@@ -278,6 +283,7 @@ class ContestTable(ComponentBase):
         self._start.name = t("contest.start")
         for card in self._cards.values():
             self._relabel_card(card)
+        self._show_advice()
         for row in self._fate_rows.values():
             row["text"].param.update(name=t("contest.fate"), placeholder=t("contest.fate_placeholder"))
             row["decide"].name = t("contest.decide_fate")
@@ -328,6 +334,10 @@ class ContestTable(ComponentBase):
             body.append(wrap(card["cliche"], card["inappropriate"]))
             if self._gm:
                 body.append(card["approve"])
+        if controls:  # the odds advisor's lines, shown for the units this page is advised on
+            card["advice"] = HTML(visible=False, sizing_mode="stretch_width", stylesheets=[ADVICE_CSS],
+                                  css_classes=["raisus-advice-box"])
+            body.append(card["advice"])
         card["view"] = pn.Column(*body, margin=(5, 5), sizing_mode="stretch_width", css_classes=["raisus-unit-card"])
         self._cards[uid] = card
         self._relabel_card(card)
@@ -425,6 +435,54 @@ class ContestTable(ComponentBase):
             card["view"].styles = styles
         return card["view"]
 
+    # -- the odds advisor ---------------------------------------------------------------------------
+    def _advised(self, contest) -> list[str]:
+        """The units whose choices this page is advised on: a player's own; on the GM's page the NPCs
+        (units no player plays). A side of several units gets one answer (they may team up): it is
+        shown on the first of them only."""
+        if contest.status != "active":
+            return []
+        out = []
+        for s in (0, 1):
+            units = [u for u in contest.active_units(s)
+                     if (not any(getattr(m, "owner", "") for m in d.members(u)) if self._gm else self._mine(u))]
+            out += [u.uid for u in units[:1 if len(contest.active_units(s)) > 1 else None]]
+        return out
+
+    def _ask_advice(self, contest) -> None:
+        """Ask the room's advisor about this page's units, off the event loop (it takes tens of ms,
+        shared by every page of the room); the answer is drawn only if the contest has not moved on."""
+        wanted, events, room = self._advised(contest), contest.events, self.actions.room
+        if not wanted or self._advice[0] is events:  # nothing to advise on, or answered for this state
+            self._advice = (events, self._advice[1] if wanted else {})
+            self._show_advice()
+            return
+        # until the answer comes, the cards keep the last one: no flicker on every roll
+
+        def work() -> dict:
+            found: dict = {}
+            for uid in wanted:
+                try:
+                    found[uid] = room_advice(room, uid)
+                except RuleError as exc:
+                    found[uid] = exc
+            return found
+
+        def answer(found, error) -> None:
+            if error is not None or self.contest is not contest or contest.events is not events:
+                return  # a later refresh asked about what the table shows now
+            self._advice = (events, found)
+            self._show_advice()
+        _offloop.aside(self._doc, work, answer)
+
+    def _show_advice(self) -> None:
+        found = self._advice[1]
+        for uid, card in self._cards.items():
+            if "advice" not in card:
+                continue
+            lines = advice_html(found[uid], self._t, self.lang) if uid in found else ""
+            card["advice"].param.update(object=lines, visible=bool(lines))
+
     # -- refresh ----------------------------------------------------------------------------------
     def _forget(self) -> None:
         # new cards and fate rows: their pickers and boxes show the room's state, whatever the old ones showed
@@ -458,6 +516,7 @@ class ContestTable(ComponentBase):
                                               for u in contest.sides[s]])
         live = {u.uid for u in d.units(contest)}
         self._cards = {k: v for k, v in self._cards.items() if k in live}
+        self._ask_advice(contest)
         # round controls
         active = contest.status == "active"
         # while a lost team's members may volunteer, rolling on is what closes that window
