@@ -199,13 +199,9 @@ class RoomPage(ComponentBase):
         box = self._tab_boxes[tab]
         watcher = self.session.actor.role.value == "spectator"
         if tab == "table" and watcher and self.table_view:
-            # the contest and its score chart drawn in the browser from deltas; the odds as a picture
+            # the contest, its score chart and its odds drawn in the browser from deltas
             self._table = self._component(tab, TableView)
-            self._odds = self._component(tab, LiveOdds, picture=True)
-            # as wide as half a desktop page, as beside the score chart on the other watching page
-            odds = pn.Column(self._odds, styles={**_HALF, "max-width": "720px"}, sizing_mode="stretch_width")
-            box.objects = [self._table, pn.FlexBox(odds,
-                                                   flex_wrap="wrap", sizing_mode="stretch_width")]
+            box.objects = [self._table]
         elif tab == "table":
             self._table = self._component(tab, ContestView if watcher else ContestTable)
             # a watcher's charts are pictures shared by every watching page (no chart models per page)

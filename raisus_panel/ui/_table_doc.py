@@ -3,11 +3,13 @@
 :func:`table_document` turns the adapter's contest into one flat mapping, in one language: the header,
 the "what now" line, both sides (unit uids in order), one ``u:<uid>`` entry per unit (a token card:
 colour, initials, cliché, dice left and lost, a team's members with its leader), the last roll with
-every attempt (ties marked), the result, the fates, and the score chart's series and points. Texts
+every attempt (ties marked), the result, the fates, the score chart's series and points, and the live
+odds: in words (as :class:`~raisus_panel.ui.LiveOdds` says them) and side A's chances over the rounds
+(``trail``, one row per chart point, each rated as the contest stood then). Texts
 come from the catalogs; everything is plain text (the page puts it in ``textContent``, never as HTML).
 
 Pages get it once and then only what changed (:func:`raisus_panel.room.deltas.make_delta`): a unit's
-entry is sent again only when that unit changed, and the chart's points are appended one per round.
+entry is sent again only when that unit changed, and the charts' points are appended one per round.
 """
 
 from __future__ import annotations
@@ -19,14 +21,17 @@ from raisus_panel.rules import CharacterTeam
 
 from . import _contest_text as text
 from . import _derive as d
-from ._base import team_pool_text
-from ._charts import SIDE_DASHES, series_styles, unit_colors
+from ._base import percent, team_pool_text
+from ._charts import SIDE_COLORS, SIDE_DASHES, series_styles, unit_colors
 from ._next_step import next_step
+from ._trail import trail
+from .live_odds import contest_chances, odds_lines
 
 __all__ = ["LABEL_KEYS", "initials", "ink", "labels", "table_document"]
 
 #: The catalog keys the page itself needs (headings, the chart's words), sent once per language.
-LABEL_KEYS = ("chart.round", "contest.cliche", "contest.out", "odds.no_contest", "roll.tie", "roll.title",
+LABEL_KEYS = ("chart.round", "contest.cliche", "contest.out", "odds.chart_title", "odds.no_contest",
+              "odds.p_exchange_short", "odds.p_next_short", "odds.p_win_short", "roll.tie", "roll.title",
               "side.0", "side.1", "table.chart", "table.chart_key", "table.vs", "what_now.label")
 
 
@@ -153,6 +158,32 @@ def _series(contest) -> tuple[list[dict], list[dict]]:
     return series, points
 
 
+def _chance(p) -> float | None:
+    """A chance as the page draws it: four decimals are finer than a pixel, and fewer bytes -- but a
+    chance that is not certain never rounds to 0 or 1 (the page words it as ``percent`` does)."""
+    if p is None:
+        return None
+    p = float(p)
+    return round(min(max(p, 0.0001), 0.9999), 4) if 0 < p < 1 else p
+
+
+def _odds(contest, t) -> tuple[dict[str, Any], list[list]]:
+    """The live odds in words (and side A's chance of the contest, with both sides' percentages for
+    the bar), and the chances' trail: ``[x, contest, next round, an exchange]`` per chart point."""
+    chances = contest_chances(contest)
+    lines, notice = odds_lines(contest, chances, t)
+    odds: dict[str, Any] = {"lines": lines, "notice": notice, "colors": list(SIDE_COLORS),
+                            "ink": [ink(c) for c in SIDE_COLORS]}
+    if chances.p_win is not None and chances.mode != "ended":
+        odds["win"] = _chance(chances.p_win)
+        odds["win_text"] = [percent(chances.p_win), percent(1 - chances.p_win)]
+    rows = []
+    for point, at in zip(contest.history, trail(contest, contest_chances)):
+        c = at.chances
+        rows.append([point["x"], *(_chance(getattr(c, k, None)) for k in ("p_win", "p_next", "p_exchange"))])
+    return odds, rows
+
+
 def table_document(actions, lang: str) -> dict[str, Any]:
     """The watching table of ``actions``' contest in ``lang``, stamped with the room's ``seq``.
 
@@ -176,6 +207,7 @@ def table_document(actions, lang: str) -> dict[str, Any]:
     else:
         status = t("contest.next_round", n=contest.round + 1)
     series, points = _series(contest)
+    odds, chances = _odds(contest, t)
     names = d.names(contest)
     doc.update({
         "contest": True, "name": contest.name, "status": f"{mode} · {status}", "round": contest.round,
@@ -184,7 +216,7 @@ def table_document(actions, lang: str) -> dict[str, Any]:
         "sides": [[u.uid for u in side] for side in contest.sides],
         "roll": _roll(contest, t), "result": _result(contest, t), "outcome": contest.outcome or "",
         "fates": [{"name": names.get(uid, uid), "text": _fate(contest, uid, t)} for uid in contest.owed_fates],
-        "series": series, "points": points})
+        "series": series, "points": points, "odds": odds, "trail": chances})
     for side in contest.sides:
         for u in side:
             doc[f"u:{u.uid}"] = _unit(contest, u, colors, t)

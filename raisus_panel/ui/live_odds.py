@@ -353,36 +353,42 @@ class LiveOdds(ComponentBase):
 
     # -- text -------------------------------------------------------------------------------------
     def _text_html(self, chances: Chances) -> str:
-        t = self._t
-        contest = self.contest
-        if chances.mode == "none":
-            return f"<i>{esc(t('odds.no_contest'))}</i>"
-        if chances.mode == "unavailable":
-            return f"<i>{esc(t(chances.reason))}</i>"
-        a = ", ".join(u.name for u in contest.sides[0])
-        b = ", ".join(u.name for u in contest.sides[1])
-        lines = []
-        if chances.mode == "ended":
-            if chances.p_win is not None:
-                lines.append(t("odds.decided", side=t(f"side.{contest.winner}")))
-        elif chances.mode == "exchanges":
-            names = d.names(contest)
-            lines.append(t("odds.exchanges"))
-            for ua, ub, p in chances.pairs:
-                value = percent(p) if p is not None else t("odds.unknown")
-                lines.append(t("odds.pair", a=names.get(ua, ua), b=names.get(ub, ub), p=value))
+        lines, notice = odds_lines(self.contest, chances, self._t)
+        return f"<i>{esc(lines[0])}</i>" if notice else "<br>".join(esc(line) for line in lines)
+
+
+def odds_lines(contest, chances: Chances, t) -> tuple[list[str], bool]:
+    """The odds in words, a line each, in ``t``'s language; and whether they are one notice instead
+    (no contest, or no exact odds), shown in italics. Shared by :class:`LiveOdds` and the table view's
+    document (``_table_doc.py``)."""
+    if chances.mode == "none":
+        return [t("odds.no_contest")], True
+    if chances.mode == "unavailable":
+        return [t(chances.reason)], True
+    a = ", ".join(u.name for u in contest.sides[0])
+    b = ", ".join(u.name for u in contest.sides[1])
+    lines = []
+    if chances.mode == "ended":
+        if chances.p_win is not None:
+            lines.append(t("odds.decided", side=t(f"side.{contest.winner}")))
+    elif chances.mode == "exchanges":
+        names = d.names(contest)
+        lines.append(t("odds.exchanges"))
+        for ua, ub, p in chances.pairs:
+            value = percent(p) if p is not None else t("odds.unknown")
+            lines.append(t("odds.pair", a=names.get(ua, ua), b=names.get(ub, ub), p=value))
+    else:
+        if chances.p_win is not None:
+            lines.append(t("odds.p_win", side=t("side.0"), names=a, p=percent(chances.p_win)))
+            lines.append(t("odds.p_win", side=t("side.1"), names=b, p=percent(1 - chances.p_win)))
         else:
-            if chances.p_win is not None:
-                lines.append(t("odds.p_win", side=t("side.0"), names=a, p=percent(chances.p_win)))
-                lines.append(t("odds.p_win", side=t("side.1"), names=b, p=percent(1 - chances.p_win)))
-            else:
-                lines.append(t("odds.pick_cliches"))
-            if chances.p_next is not None:
-                lines.append(t("odds.p_next", n=contest.round + 1, p=percent(chances.p_next),
-                               a=chances.pools[0], b=chances.pools[1]))
-            if chances.expected_rounds is not None and not contest.single_roll:
-                lines.append(t("odds.expected_rounds", n=f"{chances.expected_rounds:.1f}"))
-        if (chances.p_win is not None or chances.mode == "exchanges") and not contest.single_roll \
-                and contest.status == "active":
-            lines.append(t("odds.same_cliches"))  # the odds are of the clichés chosen now, kept to the end
-        return "<br>".join(esc(line) for line in lines)
+            lines.append(t("odds.pick_cliches"))
+        if chances.p_next is not None:
+            lines.append(t("odds.p_next", n=contest.round + 1, p=percent(chances.p_next),
+                           a=chances.pools[0], b=chances.pools[1]))
+        if chances.expected_rounds is not None and not contest.single_roll:
+            lines.append(t("odds.expected_rounds", n=f"{chances.expected_rounds:.1f}"))
+    if (chances.p_win is not None or chances.mode == "exchanges") and not contest.single_roll \
+            and contest.status == "active":
+        lines.append(t("odds.same_cliches"))  # the odds are of the clichés chosen now, kept to the end
+    return lines, False

@@ -135,24 +135,23 @@ function offsets(n, top, plotPx) {
   return Array.from({ length: n }, (_, i) => (i - (n - 1) / 2) * gap);
 }
 
-// The cliché-score chart: a line per series over the rounds, one new point per round.
-function chart(doc, labels) {
+// A step chart over the rounds: a line per series, one point per chart point (`x`, and `s`, the
+// series' values in order; null where a series has no value there). `top` is the highest value on
+// the axis, `pad` the room left under 0 and over the top, `ticks` the values labelled (`tick` words
+// them), `dodge` draws lines at one value apart, `key(last)` words the last point for a screen reader.
+function stepChart({ cls, caption, keyLabel, axisX, series, points, top, pad, ticks, tick, dodge, key }) {
   // a narrower picture on a phone, so that its words stay 12 px when it is shrunk to the screen
-  const W = window.innerWidth < 600 ? 380 : 600, H = 180, L = 30, R = 14, T = 10, B = 36;
-  const box = h("figure", "chart");
-  const points = doc.points || [], series = doc.series || [];
+  const W = window.innerWidth < 600 ? 380 : 600, H = 180, L = 38, R = 14, T = 10, B = 36;
+  const box = h("figure", `chart ${cls}`);
   const maxX = Math.max(1, ...points.map(p => p.x));
-  const top = Math.max(1, ...points.flatMap(p => p.s.filter(v => v !== null)));
   const x = v => L + (W - L - R) * v / maxX;
-  const y = v => T + (H - T - B) * (1 - (v + 0.4) / (top + 0.8));
+  const y = v => T + (H - T - B) * (1 - (v + pad) / (top + 2 * pad));
   const last = points[points.length - 1];
-  const summary = last ? series.map((ser, i) => `${ser.label} ${last.s[i] ?? "-"}`).join(", ") : "";
-  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `${labels["table.chart"]}. ${summary}` });
-  const stepY = top > 10 ? 5 : top > 5 ? 2 : 1;
-  for (let v = 0; v <= top; v += stepY) {
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `${caption}. ${key(last)}` });
+  for (const v of ticks) {
     svg.append(s("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }));
     const lab = s("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" });
-    lab.textContent = String(v);
+    lab.textContent = tick(v);
     svg.append(lab);
   }
   const stepX = maxX > 20 ? 5 : maxX > 10 ? 2 : 1;
@@ -162,36 +161,97 @@ function chart(doc, labels) {
     svg.append(lab);
   }
   const axis = s("text", { x: (L + W - R) / 2, y: H - 3, "text-anchor": "middle", class: "tick" });
-  axis.textContent = labels["chart.round"];
+  axis.textContent = axisX;
   svg.append(axis);
-  const dodge = offsets(series.length, top, H - T - B);
+  const shift = dodge ? offsets(series.length, top, H - T - B) : series.map(() => 0);
   series.forEach((ser, i) => {
-    const pts = points.filter(p => p.s[i] !== undefined && p.s[i] !== null).map(p => [x(p.x), y(p.s[i] + dodge[i])]);
+    const pts = points.filter(p => p.s[i] !== undefined && p.s[i] !== null).map(p => [x(p.x), y(p.s[i] + shift[i])]);
     if (!pts.length) return;
-    // a step line: a score holds until the point where it changed
+    // a step line: a value holds until the point where it changed
     let d = `M${pts[0][0]},${pts[0][1]}`;
     for (const [px, py] of pts.slice(1)) d += `H${px}V${py}`;
     svg.append(s("path", { d, fill: "none", stroke: ser.color, "stroke-width": 2.5,
       "stroke-dasharray": ser.dash ? "6,4" : "none" }));
+    if (ser.dots === false) return;
     for (const [px, py] of pts) {
       svg.append(s("circle", { cx: px, cy: py, r: 3.5, stroke: ser.color, "stroke-width": 1.5,
         fill: ser.hollow ? "var(--panel-background-color, #fff)" : ser.color }));
     }
   });
   box.append(svg);
-  const key = h("ul", "key");
-  key.setAttribute("aria-label", labels["table.chart_key"]);
+  const list = h("ul", "key");
+  list.setAttribute("aria-label", keyLabel);
   series.forEach((ser, i) => {
     const item = h("li");
     const sw = s("svg", { width: 24, height: 10, "aria-hidden": "true" });
     sw.append(s("line", { x1: 0, x2: 24, y1: 5, y2: 5, stroke: ser.color, "stroke-width": 3,
       "stroke-dasharray": ser.dash ? "5,3" : "none" }));
-    item.append(sw, h("span", "", last && last.s[i] !== undefined ? `${ser.label} ${last.s[i]}` : ser.label));
-    key.append(item);
+    item.append(sw, h("span", "", ser.word(last ? last.s[i] : undefined)));
+    list.append(item);
   });
-  box.append(key);
-  const cap = h("figcaption", "", labels["table.chart"]);
-  box.prepend(cap);
+  box.append(list);
+  box.prepend(h("figcaption", "", caption));
+  return box;
+}
+
+// The cliché-score chart: a line per series, one new point per round.
+function chart(doc, labels) {
+  const points = doc.points || [];
+  const top = Math.max(1, ...points.flatMap(p => p.s.filter(v => v !== null)));
+  const step = top > 10 ? 5 : top > 5 ? 2 : 1;
+  const ticks = [];
+  for (let v = 0; v <= top; v += step) ticks.push(v);
+  const series = (doc.series || []).map(ser => ({
+    ...ser, word: v => (v !== undefined ? `${ser.label} ${v ?? "-"}` : ser.label) }));
+  const key = last => (last ? series.map((ser, i) => ser.word(last.s[i] ?? null)).join(", ") : "");
+  return stepChart({ cls: "scores", caption: labels["table.chart"], keyLabel: labels["table.chart_key"], axisX: labels["chart.round"],
+    series, points, top, pad: 0.4, ticks, tick: String, dodge: true, key });
+}
+
+// A chance in words, as ui/_base.percent words it (near the ends it never looks certain).
+function pct(p) {
+  if (p <= 0) return "0%";
+  if (p >= 1) return "100%";
+  if (p < 0.001) return "<0.1%";
+  if (p > 0.999) return ">99.9%";
+  return `${(100 * p).toFixed(1)}%`;
+}
+
+// The live odds: the words first (what a screen reader reads), a bar of both sides' chances of the
+// contest, and side A's chances over the rounds (contest, next round, an exchange: each rated as
+// the contest stood then). The words come from the server (rounded as everywhere else on the page).
+function odds(doc, labels) {
+  const box = h("section", "odds");
+  const o = doc.odds || { lines: [] };
+  if (o.win !== undefined) {
+    const bar = h("div", "bar");
+    bar.setAttribute("aria-hidden", "true");
+    [o.win, 1 - o.win].forEach((p, side) => {
+      const part = h("span", `part side${side}`, p >= 0.12 ? o.win_text[side] : "");
+      part.style.flexGrow = String(p);
+      part.style.background = o.colors[side];
+      part.style.color = o.ink[side];
+      bar.append(part);
+    });
+    box.append(bar);
+  }
+  const words = h("div", o.notice ? "words notice" : "words");
+  for (const line of o.lines) words.append(h("p", "", line));
+  box.append(words);
+  const rows = doc.trail || [];
+  if (!rows.length) return box;
+  const color = o.colors ? o.colors[0] : "#0072B2";
+  const named = [["odds.p_win_short", false, true], ["odds.p_next_short", true, false],
+    ["odds.p_exchange_short", false, true]].map(([k, dash, dots], i) => ({
+    label: labels[k], color, dash, dots, hollow: i === 2, word: v => (v !== undefined && v !== null ? `${labels[k]} ${pct(v)}` : labels[k]) }));
+  // a line only for a chance the contest has had (an exchange's only with several units a side)
+  const used = named.map((_, i) => rows.some(r => r[i + 1] !== null));
+  const series = named.filter((_, i) => used[i]);
+  const points = rows.map(r => ({ x: r[0], s: r.slice(1).filter((_, i) => used[i]) }));
+  const key = last => (last ? series.map((ser, i) => ser.word(last.s[i])).join(", ") : "");
+  box.append(stepChart({ cls: "chances", caption: labels["odds.chart_title"], keyLabel: labels["odds.chart_title"],
+    axisX: labels["chart.round"], series, points, top: 1, pad: 0.04, ticks: [0, 0.25, 0.5, 0.75, 1], tick: v => `${100 * v}%`,
+    dodge: false, key }));
   return box;
 }
 
@@ -236,7 +296,10 @@ function draw(root, doc, before, labels) {
     for (const f of doc.fates) res.append(h("p", "fate", `${f.name}: ${f.text}`));
     root.append(res);
   }
-  root.append(chart(doc, labels));
+  // the two charts side by side where there is room, one under the other on a phone
+  const charts = h("div", "charts");
+  charts.append(chart(doc, labels), odds(doc, labels));
+  root.append(charts);
 }
 
 export function render({ model, el }) {

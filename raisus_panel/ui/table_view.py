@@ -2,7 +2,8 @@
 
 One component draws what a spectator (or the stream view) sees: both sides facing each other as token
 cards with their dice, the round and what now between them, the last roll with every attempt, the
-result and fates, and the cliché-score chart. The page gets the whole document
+result and fates, the cliché-score chart, and the live odds (in words, as a bar, and side A's
+chances over the rounds). The page gets the whole document
 (:func:`~raisus_panel.ui._table_doc.table_document`) once, and after each room change only the delta
 (:func:`raisus_panel.room.deltas.make_delta`) stamped with the room's seq and the seq it applies to;
 a page that does not hold that seq asks for the whole document again (``table_view.js``).

@@ -1,7 +1,7 @@
 """Issue 24: a spectator's table drawn in the browser from the room's state (``?view=table``).
 
 A spectator watches while the GM and Ann play rounds on their own pages: after every round the view
-shows what a page that loads the room afresh shows (the whole document), although it was only sent
+(the contest, its score chart and its live odds) shows what a page that loads the room afresh shows (the whole document), although it was only sent
 deltas; a delta lost on the way (the page is told to drop one) makes it ask for the whole state and
 draw it. In English and Korean; axe-clean; one column without sideways scroll on a 390 px phone;
 screenshots (desktop and phone, light and dark) in ``test-artifacts/table-view-*.png``.
@@ -82,12 +82,22 @@ def test_a_watcher_follows_many_rounds_by_deltas_and_recovers_from_a_lost_one(ta
         ann = open_page(contexts[2].new_page(), table, "player")
         view = spectator.locator(VIEW)
         expect(view.locator(".unit")).to_have_count(2)
-        expect(view.locator(".chart svg circle")).to_have_count(2)  # round 0: a point per line
+        expect(view.locator(".chart.scores svg circle")).to_have_count(2)  # round 0: a point per line
         for n in (1, 2):
             play(gm, ann, table, n)
             expect(view.locator(".middle .round")).to_have_text(table.t("contest.round", n=n), timeout=20_000)
             expect(view.locator(".roll .verdict")).to_have_text(table.t("roll.winner", round=n, name=verdict_name(view)))
-        expect(view.locator(".chart svg circle")).to_have_count(2 * 3)  # one new point per round, per line
+        expect(view.locator(".chart.scores svg circle")).to_have_count(2 * 3)  # one new point per round, per line
+        # the odds come with the document: the words the players' pages say, a bar, side A's chances
+        # over the rounds (a dot per point on the contest line; no exchange line in a duel)
+        odds = view.locator(".odds")
+        lines = odds.locator(".words p")
+        first = lines.first.inner_text()
+        assert first.startswith(table.t("side.0")) and "%" in first
+        expect(gm.get_by_text(first, exact=False).first).to_be_visible()
+        expect(odds.locator(".bar .part")).to_have_count(2)
+        expect(odds.locator(".chart.chances svg circle")).to_have_count(3)
+        expect(odds.locator(".chart.chances svg path")).to_have_count(2)  # the contest and the next round
         spectator.wait_for_timeout(500)
         seq, text = fresh_text(browser, table)
         assert seq_of(spectator) == seq and view.inner_text() == text

@@ -129,15 +129,46 @@ def test_the_view_leads_its_model_by_deltas_and_sends_the_whole_after_a_gap():
     view.dispose()
 
 
-def test_a_spectator_page_with_view_table_draws_the_table_view_and_keeps_the_odds():
+def test_the_document_holds_the_live_odds_in_words_and_their_trail():
+    """The odds a watching page shows come with the document (issue 24): the same words as
+    LiveOdds says them, side A's chance for the bar, and one trail row per chart point."""
+    from raisus_panel.ui import LiveOdds
+    from raisus_panel.ui.live_odds import contest_chances
+
+    gm, spectator = siege()
+    for lang in ("en", "ko"):
+        doc = table_document(spectator, lang)
+        odds = LiveOdds(actions=spectator, lang=lang, picture=True)
+        assert "<br>".join(doc["odds"]["lines"]) in odds._pane.object.replace("&lt;", "<").replace("&gt;", ">")
+        odds.dispose()
+    chances = contest_chances(gm.room.contest)
+    assert doc["odds"]["win"] == round(chances.p_win, 4) and not doc["odds"]["notice"]
+    assert doc["odds"]["win_text"] == ["<0.1%", ">99.9%"]
+    assert doc["trail"] == [[0.0, round(chances.p_win, 4), round(chances.p_next, 4), None]]
+    before = table_document(spectator, "en")
+    gm.act("roll_round")
+    after = table_document(spectator, "en")
+    delta = make_delta(before, after)
+    assert delta["append"]["trail"] == after["trail"][-1:] and len(after["trail"]) == len(after["points"]) == 2
+    assert after["odds"]["win"] == max(round(contest_chances(gm.room.contest).p_win, 4), 0.0001)  # rated anew
+    assert after["trail"][0] == before["trail"][0]  # an earlier point keeps the odds it had then
+    assert min(r[1] for r in after["trail"]) > 0  # side A's chance is tiny, never drawn as none at all
+    gm.act("end_contest", outcome="The Ogre flees")
+    ended = table_document(spectator, "en")
+    assert "win" not in ended["odds"]  # no bar once decided; the words say it
+    json.dumps(ended)
+
+
+def test_a_spectator_page_with_view_table_draws_the_table_view_and_nothing_else():
     from raisus_panel.dashboard import RoomPage
     from raisus_panel.ui import ContestView, LiveOdds, ScoreChart
 
     gm, _ = siege()
     page = RoomPage(RoomSession(gm.room, Actor.spectator()), lang="en", table_view=True)
     kinds = {type(c) for c in page._children}
-    assert TableView in kinds and LiveOdds in kinds
-    assert not kinds & {ContestView, ScoreChart}  # the table view draws the contest and its score chart
+    assert TableView in kinds
+    # the table view draws the contest, its score chart and its odds: no picture sent whole each round
+    assert not kinds & {ContestView, ScoreChart, LiveOdds}
     view = next(c for c in page._children if isinstance(c, TableView))
     gm.act("roll_round")
     assert json.loads(view._model.delta)["seq"] == gm.room.seq
