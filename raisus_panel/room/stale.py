@@ -92,6 +92,15 @@ def check_seen_seq(seen_seq: object, seq: int) -> int | None:
     return seen_seq
 
 
+def answers_a_click(events: list[Event]) -> bool:
+    """Whether ``events`` (one command's) answer the game: after them every older click is stale, its
+    giver's own too -- a page's second press of "Roll round 3", queued behind the first, must not
+    roll round 4 (``ui/actions.py`` decides a queued click on its own earlier ones' state only when
+    none of them answered)."""
+    return any(e.get("type") == "undone" or (e.get("type") == "contest" and e["event"]["type"] in _ANSWERS)
+               for e in events)
+
+
 def _key(event: Event) -> tuple[str, str]:
     return (event["actor"]["role"], event["actor"]["player_id"])
 

@@ -32,6 +32,7 @@ from bokeh.model import DataModel
 from bokeh.models import CustomJS
 
 from raisus_panel.room import LocalRoom, RoomSession
+from raisus_panel.room.stale import answers_a_click
 from raisus_panel.rules import Character, CharacterTeam, Contest, RuleError
 from raisus_panel.rules.dice import DiceSource
 
@@ -251,14 +252,16 @@ class Actions(param.Parameterized):
 
         def work():
             # Run after this page's earlier commands (one at a time, in order). A page that was up to
-            # date at the click is not behind its own earlier commands, queued before this one: what
-            # those made is what this click was decided on, as if each answer had come at once.
+            # date at the click is not behind its own earlier moves, queued before this one (a cliché
+            # picked, then another): what those made is what this click was decided on, as if each
+            # answer had come at once. Not behind an answer, though: a second press of "Roll round 3"
+            # made before the first was answered still means round 3, and is refused as stale.
             chained = seen
             if seen == before and self._chain[0] == seen:
                 chained = self._chain[1]
             events = self._session.act(command, seen_seq=chained, **args)
             made = max((int(e.get("seq", 0)) for e in events if isinstance(e, dict)), default=0)
-            if seen == before and made:
+            if seen == before and made and not answers_a_click(events):
                 self._chain = (seen, made)
             return events
 

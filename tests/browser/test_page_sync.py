@@ -122,15 +122,17 @@ def test_every_page_shows_what_the_room_holds_after_quick_choices_and_many_round
         button(gm, "contest.undo").hover(force=True, timeout=5_000)
         for page in (minji, sam, gm):
             page.mouse.move(5, 5)  # and moves on
+        rolled = gm.get_by_role("button", name=t("contest.roll", n=n + 2), exact=True)
         for _ in range(10):  # a roll decided on a state a choice has just left is refused: roll again
-            expect(roll).to_be_enabled()
-            roll.click()
-            try:
-                expect(gm.get_by_role("button", name=t("contest.roll", n=n + 2), exact=True)).to_be_visible(timeout=3_000)
+            # (but only while round n + 1 is still to roll: a slow first press may land after all)
+            if rolled.is_visible() or truth(db, room_id).contest.status == "ended":
                 break
+            if roll.is_visible() and roll.is_enabled():
+                roll.click()
+            try:
+                expect(rolled).to_be_visible(timeout=3_000)
             except AssertionError:
-                if truth(db, room_id).contest.status == "ended":
-                    break
+                pass
         played = n + 1
         if truth(db, room_id).contest.status == "ended":
             break

@@ -339,3 +339,33 @@ def test_a_paused_store_holds_up_its_rooms_commands_not_its_other_pages(redis_se
         expect(gm.get_by_text(tr("error.store.outcome_unknown", "en"))).to_be_visible(timeout=30_000)
     assert max(took.values()) < 1.0, took
     expect(bob.locator(".bk-tab", has_text=tr("dashboard.tab.log", "en")).first).to_have_class(re.compile("bk-active"))
+
+
+def test_a_double_click_on_roll_while_the_store_is_slow_rolls_one_round(redis_server, redis_url, server, new_page):
+    """The GM presses "Roll round 1" twice while the store is slow (the first press seems to do nothing):
+    one round is rolled, and the second press is told round 1 was already rolled -- not round 2 rolled
+    behind the GM's back. (CI: a page queued a second roll on the first's answer and rolled 2 rounds.)"""
+    table = duel(redis_url)
+    store = RedisStore(redis_url)
+    try:
+        gm_session = RoomRegistry(store).open_session(table["gm"])
+        ogre = next(c.uid for c in gm_session.room.characters if c.name == "Ogre")
+        gm_session.act("choose", unit=ogre, cliche="Ogre")
+        gm_session.act("choose", unit=table["olaf"], cliche="Viking")
+    finally:
+        store.close()
+    gm = new_page(f"{server.url}/dashboard?token={table['gm']}&lang=en")
+    roll = gm.get_by_role("button", name=tr("contest.roll", "en", n=1), exact=True)
+    expect(roll).to_be_enabled(timeout=30_000)
+    start = len(log_of(truth(redis_url, table["room_id"])))
+    with paused(redis_server):
+        roll.click()
+        gm.wait_for_timeout(300)
+        roll.click()  # the page still says "Roll round 1": the person means round 1
+        gm.wait_for_timeout(700)
+    expect(gm.get_by_role("button", name=tr("contest.roll", "en", n=2), exact=True)).to_be_visible(timeout=30_000)
+    expect(gm.get_by_text(tr("error.room.stale_round", "en", round=1, who=tr("term.you", "en")))).to_be_visible()
+    gm.wait_for_timeout(1_000)
+    rolled = [e for e in log_of(truth(redis_url, table["room_id"]))[start:]
+              if e["type"] == "contest" and e["event"]["type"] == "round_decided"]
+    assert [e["event"]["round"] for e in rolled] == [1], rolled
