@@ -1,8 +1,9 @@
 """What changed between two state documents of a room, as a small delta a page applies in order.
 
 A state document is a flat JSON-ready mapping whose ``seq`` is the room's sequence number. A delta
-says which keys were set anew, which went away and which lists only grew (``append``: the new items
-only, e.g. the score chart's new points), stamped with the ``seq`` it leads to and the ``base`` seq it
+says which keys were set anew, which went away, which lists only grew (``append``: the new items
+only, e.g. the score chart's new points) and which kept their length with some items changed
+(``items``: those items only, by place, e.g. the one odds line of five that changed), stamped with the ``seq`` it leads to and the ``base`` seq it
 applies to. A page applies a delta only while it holds ``base``; otherwise it asks for the whole
 document again, so it can never drift from the room.
 
@@ -34,10 +35,11 @@ def make_delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
 def _changes(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """What changed from mapping ``old`` to ``new``: ``set`` (values sent whole), ``patch`` (a mapping in
     both, as its own changes: a unit whose dice changed sends its dice only), ``append`` (a list that
-    starts with all its old items, as its new items only: the chart's new points) and ``drop`` (keys
-    ``new`` lacks)."""
+    starts with all its old items, as its new items only: the chart's new points), ``items`` (a list
+    of the same length with some of its items changed, as ``{place: item}`` of those only: the odds
+    lines that changed) and ``drop`` (keys ``new`` lacks)."""
     out: dict[str, Any] = {}
-    sets, patches, appends = {}, {}, {}
+    sets, patches, appends, items = {}, {}, {}, {}
     for key, value in new.items():
         before = old.get(key, _MISSING)
         if before == value:
@@ -47,10 +49,13 @@ def _changes(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
         elif (isinstance(value, list) and isinstance(before, list) and 0 < len(before) < len(value)
                 and value[:len(before)] == before):
             appends[key] = value[len(before):]
+        elif (isinstance(value, list) and isinstance(before, list) and len(before) == len(value)
+                and any(a == b for a, b in zip(before, value))):
+            items[key] = {str(i): b for i, (a, b) in enumerate(zip(before, value)) if a != b}
         else:
             sets[key] = value
     drop = sorted(k for k in old if k not in new)
-    for name, part in (("set", sets), ("patch", patches), ("append", appends), ("drop", drop)):
+    for name, part in (("set", sets), ("patch", patches), ("append", appends), ("items", items), ("drop", drop)):
         if part:
             out[name] = part
     return out
@@ -77,6 +82,8 @@ def _applied(doc: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
         out[key] = _applied(out[key], part)
     for key, items in changes.get("append", {}).items():
         out[key] = [*out[key], *copy.deepcopy(items)]
+    for key, changed in changes.get("items", {}).items():
+        out[key] = [copy.deepcopy(changed[str(i)]) if str(i) in changed else item for i, item in enumerate(out[key])]
     return out
 
 

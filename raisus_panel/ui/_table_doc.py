@@ -27,17 +27,21 @@ from ._next_step import next_step
 from ._trail import trail
 from .live_odds import contest_chances, odds_lines
 
-__all__ = ["LABEL_KEYS", "initials", "ink", "labels", "table_document"]
+__all__ = ["LABEL_KEYS", "NUMBER_KEYS", "initials", "ink", "labels", "table_document"]
 
 #: The catalog keys the page itself needs (headings, the chart's words), sent once per language.
-LABEL_KEYS = ("chart.round", "contest.cliche", "contest.out", "odds.chart_title", "odds.no_contest",
-              "odds.p_exchange_short", "odds.p_next_short", "odds.p_win_short", "roll.tie", "roll.title",
-              "side.0", "side.1", "table.chart", "table.chart_key", "table.vs", "what_now.label")
+LABEL_KEYS = ("chart.round", "contest.cliche", "contest.out", "contest.status_ended", "odds.chart_title",
+              "odds.no_contest", "odds.p_exchange_short", "odds.p_next_short", "odds.p_win_short", "roll.tie",
+              "roll.title", "side.0", "side.1", "table.chart", "table.chart_key", "table.vs", "what_now.label")
+
+#: Texts of a round number the page fills in itself (``{n}`` is the number's only field): the round
+#: would otherwise come again in words with every roll. ``labels`` sends them unfilled.
+NUMBER_KEYS = ("contest.next_round", "contest.round", "roll.attempt_n")
 
 
 def labels(lang: str) -> dict[str, str]:
-    """The page's own words in ``lang`` (:data:`LABEL_KEYS`)."""
-    return {key: i18n.t(key, lang) for key in LABEL_KEYS}
+    """The page's own words in ``lang`` (:data:`LABEL_KEYS`, and :data:`NUMBER_KEYS` with ``{n}`` in them)."""
+    return {key: i18n.t(key, lang) for key in (*LABEL_KEYS, *NUMBER_KEYS)}
 
 
 def initials(name: str) -> str:
@@ -116,9 +120,10 @@ def _roll(contest, t) -> dict[str, Any] | None:
     colors = unit_colors(contest)
     hits = [t("roll.hit", name=names.get(h["character"], h["character"]), cliche=h["cliche"],
               n=h["current"] + h["extra"]) for h in event["hits"]]
-    attempts = [{"label": t("roll.attempt_n", n=n), "tie": a["total"] == b["total"],
-                 "sides": [{"faces": [int(f) for f in x["faces"]], "total": int(x["total"])} for x in (a, b)]}
-                for n, (a, b) in enumerate(event["attempts"], 1)]
+    # the page words "Attempt 2" itself (roll.attempt_n); "tie" only on a tie: a roll is news every round
+    attempts = [{"sides": [{"faces": [int(f) for f in x["faces"]], "total": int(x["total"])} for x in (a, b)],
+                 **({"tie": True} if a["total"] == b["total"] else {})}
+                for a, b in event["attempts"]]
     return {"round": event["round"], "names": who, "colors": [colors.get(u, "#8c959f") for u in event["units"]],
             "winner": event["winner"], "verdict": t("roll.winner", round=event["round"], name=who[event["winner"]]),
             "hits": hits, "attempts": attempts}
@@ -201,18 +206,13 @@ def table_document(actions, lang: str) -> dict[str, Any]:
         doc["contest"] = False
         return doc
     colors = unit_colors(contest)
-    mode = t("contest.single_roll") if contest.single_roll else t("contest.rounds_mode")
-    if contest.status == "ended":
-        status = f"{t('contest.status_ended')} · {t('contest.round', n=contest.round)}"
-    else:
-        status = t("contest.next_round", n=contest.round + 1)
     series, points = _series(contest)
     odds, chances = _odds(contest, t)
     names = d.names(contest)
     doc.update({
-        "contest": True, "name": contest.name, "status": f"{mode} · {status}", "round": contest.round,
-        "round_label": t("contest.round", n=contest.round) if contest.round else "",
-        "ended": contest.status == "ended",
+        # the page words the round itself ("Round 3", "next: round 4": NUMBER_KEYS), after the mode
+        "contest": True, "name": contest.name, "round": contest.round, "ended": contest.status == "ended",
+        "mode": t("contest.single_roll") if contest.single_roll else t("contest.rounds_mode"),
         "sides": [[u.uid for u in side] for side in contest.sides],
         "roll": _roll(contest, t), "result": _result(contest, t), "outcome": contest.outcome or "",
         "fates": [{"name": names.get(uid, uid), "text": _fate(contest, uid, t)} for uid in contest.owed_fates],

@@ -8,14 +8,22 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 
-// Same rules as room/deltas.py `_applied`: set, patch (nested), append, drop.
+// Same rules as room/deltas.py `_applied`: set, patch (nested), append, items (by place), drop.
 function applied(doc, changes) {
   const out = { ...doc };
   for (const key of changes.drop || []) delete out[key];
   for (const [key, value] of Object.entries(changes.set || {})) out[key] = structuredClone(value);
   for (const [key, part] of Object.entries(changes.patch || {})) out[key] = applied(out[key], part);
   for (const [key, items] of Object.entries(changes.append || {})) out[key] = [...out[key], ...structuredClone(items)];
+  for (const [key, changed] of Object.entries(changes.items || {})) {
+    out[key] = out[key].map((item, i) => (String(i) in changed ? structuredClone(changed[String(i)]) : item));
+  }
   return out;
+}
+
+// A catalog text of a round number ("Round {n}", "{n}라운드": _table_doc.NUMBER_KEYS) filled in.
+function fill(text, n) {
+  return text.replaceAll("{n}", String(n));
 }
 
 function h(tag, cls, text) {
@@ -100,11 +108,11 @@ function lastRoll(roll, fresh, labels) {
   if (roll.attempts.length > 1) {
     const tr = h("tr");
     tr.append(h("td"));
-    for (const a of roll.attempts) {
-      const th = h("th", "", a.label);
+    roll.attempts.forEach((a, i) => {
+      const th = h("th", "", fill(labels["roll.attempt_n"], i + 1));
       if (a.tie) th.append(" ", h("span", "tie", labels["roll.tie"]));
       tr.append(th);
-    }
+    });
     table.append(tr);
   }
   roll.names.forEach((name, side) => {
@@ -268,7 +276,10 @@ function draw(root, doc, before, labels) {
     return;
   }
   const head = h("header", "top");
-  head.append(h("h2", "", doc.name), h("div", "status", doc.status));
+  // "Contest in rounds · next: round 4", or "… · the contest is over · Round 3"
+  const status = doc.ended ? `${labels["contest.status_ended"]} · ${fill(labels["contest.round"], doc.round)}`
+    : fill(labels["contest.next_round"], doc.round + 1);
+  head.append(h("h2", "", doc.name), h("div", "status", `${doc.mode} · ${status}`));
   root.append(head, now);
   const table = h("div", "sides");
   doc.sides.forEach((uids, side) => {
@@ -283,7 +294,7 @@ function draw(root, doc, before, labels) {
       const mid = h("div", "middle");
       mid.setAttribute("aria-hidden", "true");
       // "Round 3" under "vs" once a round was rolled, nothing before
-      mid.append(h("span", "vs", labels["table.vs"]), h("span", "round", doc.round_label));
+      mid.append(h("span", "vs", labels["table.vs"]), h("span", "round", doc.round ? fill(labels["contest.round"], doc.round) : ""));
       table.append(mid);
     }
   });

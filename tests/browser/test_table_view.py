@@ -13,6 +13,7 @@ import pytest
 
 from raisus_panel.i18n import t
 from raisus_panel.room import RoomRegistry, SQLiteStore
+from raisus_panel.rules import ScriptedDice
 from tests.siege import siege_room
 
 from .conftest import Server, shot
@@ -87,6 +88,9 @@ def test_a_watcher_follows_many_rounds_by_deltas_and_recovers_from_a_lost_one(ta
             play(gm, ann, table, n)
             expect(view.locator(".middle .round")).to_have_text(table.t("contest.round", n=n), timeout=20_000)
             expect(view.locator(".roll .verdict")).to_have_text(table.t("roll.winner", round=n, name=verdict_name(view)))
+            # the page words the round itself from the catalog's texts (_table_doc.NUMBER_KEYS)
+            expect(view.locator(".top .status")).to_have_text(
+                f"{table.t('contest.rounds_mode')} · {table.t('contest.next_round', n=n + 1)}")
         expect(view.locator(".chart.scores svg circle")).to_have_count(2 * 3)  # one new point per round, per line
         # the odds come with the document: the words the players' pages say, a bar, side A's chances
         # over the rounds (a dot per point on the contest line; no exchange line in a duel)
@@ -193,3 +197,36 @@ def test_a_team_is_drawn_as_one_group_with_its_leader(siege, browser, lang):
             shot(page, f"table-view-team-{lang}-{name}")
         finally:
             context.close()
+
+
+@pytest.fixture(scope="module")
+def tied(tmp_path_factory):
+    """A spectator's link to a duel whose round 1 was a tie (12 against 12), rolled again and won by Ann."""
+    db = str(tmp_path_factory.mktemp("table-tie") / "raisus.sqlite")
+    store = SQLiteStore(db)
+    rolls = [[3, 3, 3, 3], [4, 4, 4], [6, 5, 1, 1], [4, 4, 4]]
+    registry = RoomRegistry(store, dice_factory=lambda: ScriptedDice(list(rolls)))
+    room, links = registry.create_room("Kitchen", gm_name="Gina")
+    ann, _ = registry.join(links.player, "Ann")
+    ann.act("create_character", name="Sir Ann", cliches=[{"name": "Knight", "rating": 4}])
+    gm = registry.open_session(links.gm)
+    gm.act("create_character", name="Ogre", cliches=[{"name": "Ogre", "rating": 3}])
+    uids = {c.name: c.uid for c in room.characters}
+    gm.act("start_contest", name="Kitchen brawl", side_a=[uids["Sir Ann"]], side_b=[uids["Ogre"]])
+    gm.act("roll_round")
+    store.close()
+    server = Server(["apps/dashboard.py"], env={"RAISUS_DB": db}).start()
+    yield links.url("spectator", f"{server.url}/dashboard")
+    server.kill()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_tie_shows_both_attempts_with_the_tie_marked(tied, new_page, lang):
+    page = new_page(f"{tied}&view=table&lang={lang}")
+    roll = page.locator(f"{VIEW} .roll")
+    heads = roll.locator("th[scope=col], tr:first-child th")
+    expect(heads).to_have_text([f"{t('roll.attempt_n', lang, n=1)} {t('roll.tie', lang)}", t("roll.attempt_n", lang, n=2)])
+    expect(roll.locator(".tie")).to_have_count(1)
+    expect(roll.locator("tr.won .total")).to_have_text(["= 12", "= 13"])  # Ann's row: 12 (tie), then 13
+    expect(page.locator(f"{VIEW} .top .status")).to_have_text(
+        f"{t('contest.rounds_mode', lang)} · {t('contest.next_round', lang, n=2)}")

@@ -9,11 +9,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from raisus_panel import i18n
 from raisus_panel.room import Actor, Room, RoomSession
 from raisus_panel.room.deltas import StaleDelta, apply_delta, make_delta
 from raisus_panel.rules import RuleError, SeededDice
 from raisus_panel.ui import Actions
-from raisus_panel.ui._table_doc import LABEL_KEYS, initials, ink, labels, table_document
+from raisus_panel.ui._table_doc import LABEL_KEYS, NUMBER_KEYS, initials, ink, labels, table_document
 from raisus_panel.ui.table_view import TableView
 
 
@@ -36,7 +37,7 @@ def test_the_document_shows_both_sides_as_token_cards_with_dice_and_the_chart():
     gm, spectator = siege()
     doc = table_document(spectator, "en")
     assert doc["name"] == "Siege" and doc["round"] == 0 and doc["roll"] is None
-    assert doc["round_label"] == ""  # no "vs 0" before the first roll
+    assert doc["mode"] == "Contest in rounds"  # the page words the round itself (NUMBER_KEYS)
     team, ogre = (doc[f"u:{side[0]}"] for side in doc["sides"])
     assert team["team"] and team["leader"] == "Sir Knight"
     assert [m["name"] for m in team["members"].values()] == ["Sir Knight", "Viking", "Squire"]
@@ -48,7 +49,7 @@ def test_the_document_shows_both_sides_as_token_cards_with_dice_and_the_chart():
     gm.act("roll_round")
     doc = table_document(spectator, "en")
     assert doc["roll"]["round"] == 1 and doc["roll"]["verdict"].startswith("Round 1:")
-    assert doc["round_label"] == "Round 1" and table_document(spectator, "ko")["round_label"] == "1라운드"
+    assert doc["round"] == 1 and table_document(spectator, "ko")["mode"] == "라운드 대결"
     assert len(doc["points"]) == 2
     json.dumps(doc)  # JSON-ready
 
@@ -58,8 +59,8 @@ def test_korean_document_and_labels_come_from_the_catalog():
     doc = table_document(spectator, "ko")
     assert doc["now"] == "1라운드: GM을 기다립니다." or "1" in doc["now"]
     assert labels("ko")["table.chart"] == "라운드별 클리셰 주사위"
-    assert set(labels("en")) == set(LABEL_KEYS)
-    assert all(labels("ko")[k] != k for k in LABEL_KEYS)  # every key is in the catalog
+    assert set(labels("en")) == {*LABEL_KEYS, *NUMBER_KEYS}
+    assert all(labels("ko")[k] != k for k in (*LABEL_KEYS, *NUMBER_KEYS))  # every key is in the catalog
 
 
 def test_initials_and_ink():
@@ -79,6 +80,26 @@ def test_a_delta_sends_only_what_changed_and_appends_one_chart_point():
     ogre = f"u:{docs[3]['sides'][1][0]}"
     assert ogre not in delta.get("set", {})  # a unit is sent only with what changed of it
     assert len(json.dumps(delta)) < 1024 < len(json.dumps(docs[3]))
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_round_texts_the_page_fills_read_as_the_catalog_words_them(lang):
+    """table_view.js fills NUMBER_KEYS by putting the number in place of {n}: the same words as i18n.t."""
+    words = labels(lang)
+    for key in NUMBER_KEYS:
+        assert words[key].count("{n}") == 1 and "{" not in words[key].replace("{n}", ""), key
+        for n in (1, 2, 10, 31):
+            assert words[key].replace("{n}", str(n)) == i18n.t(key, lang, n=n), (key, n)
+
+
+def test_a_list_whose_length_holds_sends_only_its_changed_items():
+    old = {"seq": 1, "odds": {"lines": ["A 40%", "B 60%", "Round 3: 30%", "On average: 2.0", "Assumes …"]}}
+    new = {"seq": 2, "odds": {"lines": ["A 45%", "B 55%", "Round 3: 30%", "On average: 2.0", "Assumes …"]}}
+    delta = make_delta(old, new)
+    assert delta["patch"] == {"odds": {"items": {"lines": {"0": "A 45%", "1": "B 55%"}}}}
+    assert apply_delta(old, delta) == new
+    every = {"seq": 3, "odds": {"lines": ["x", "y", "z", "w", "v"]}}
+    assert make_delta(new, every)["patch"] == {"odds": {"set": {"lines": every["odds"]["lines"]}}}  # none kept
 
 
 def test_a_delta_on_another_seq_is_refused():
@@ -189,6 +210,6 @@ def test_a_tie_shows_both_attempts():
     spectator = Actions(RoomSession(gm.room, Actor.spectator()))
     gm.act("roll_round")
     roll = table_document(spectator, "en")["roll"]
-    assert [x["tie"] for x in roll["attempts"]] == [True, False]
+    assert [x.get("tie", False) for x in roll["attempts"]] == [True, False]
     assert [[s["faces"] for s in x["sides"]] for x in roll["attempts"]] == [[[3], [3]], [[5], [2]]]
     assert roll["winner"] == 0 and roll["verdict"] == "Round 1: Ann wins"
