@@ -111,7 +111,7 @@ class ScriptedDice(DiceSource):
 
     def _faces(self, n: int) -> list[int]:
         if not self._rolls:
-            raise DiceError(f"The scripted dice have run out: asked for {n} dice with no roll left.",
+            raise DiceError(f"The scripted dice have run out: asked for {n} {'die' if n == 1 else 'dice'} with no roll left.",
                             key="error.dice.script_empty", n=n)
         nxt = self._rolls[0]
         if len(nxt) != n:

@@ -10,6 +10,18 @@ def test_one_round_is_one_round():
     assert t("past.label", "en", name="Duel", rounds=1) == "Duel · 1 round"
 
 
+def test_one_die_is_one_die():
+    assert t("contest.dice_left", "en", n=0, of=1) == "0 of 1 die left"
+    assert t("contest.dice_left", "en", n=2, of=4) == "2 of 4 dice left"
+    assert "asked for 1 die with" in t("error.dice.script_empty", "en", n=1)
+    # a count before a plural word takes the catalog's plural form, unless it can never be 1
+    never_one = {"error.dice.too_many", "error.input.too_long", "error.odds.exact_too_big",
+                 "error.odds.pool_too_big", "term.file.text_too_long"}
+    bare = [k for k, s in catalog("en").items()
+            if re.search(r"\{[a-z_]+\} (dice|rounds|points|players|members|characters|clichés|tickets)\b", s)]
+    assert sorted(set(bare) - never_one) == []
+
+
 def test_korean_reads_naturally():
     ko = catalog("ko")
     texts = list(ko.values())

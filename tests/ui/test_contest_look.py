@@ -62,7 +62,7 @@ def test_a_defeated_unit_is_out_in_words_and_look_everywhere():
     assert contest.is_defeated(pirate)
     side_b = side(view, 1)
     assert "<div class='raisus-unit out'" in side_b and "<span class='badge out'>OUT</span>" in side_b
-    assert t("status.defeated", "en") in side_b and "0 of 1 dice left" in side_b
+    assert t("status.defeated", "en") in side_b and "0 of 1 die left" in side_b
     card = Screen(table).card("Pirate")
     assert "dashed" in card.root.styles["border-left"]
     assert f"<span class='badge out'>{t('contest.out', 'ko')}</span>" in card.html()
