@@ -16,7 +16,7 @@ from ._base import HTML, Button, ComponentBase, Select, esc, grey, set_objects, 
 from ._charts import unit_colors
 from ._checkbox import LabelledCheckbox
 from ._confirm import ConfirmStep
-from .team_builder import TeamBuilder
+from .team_builder import TeamBuilder, has_team_work
 from .what_now import WhatNow
 
 _NONE = ""  # the "nothing chosen yet" value of pickers
@@ -498,7 +498,8 @@ class ContestTable(ComponentBase):
 
     def _show_contest(self) -> None:
         contest = self.contest
-        self._builder_box.visible = self.show_team_builders and contest is not None
+        # no "Form a team…" where neither side has a team to form or disband (a duel)
+        self._builder_box.visible = self.show_team_builders and any(has_team_work(contest, s) for s in (0, 1))
         self._play_box.visible = self._header.visible = contest is not None
         # never under a contest in play: only with none, or for the next one under a finished one
         self._setup_box.visible = contest is None or (contest.status == "ended" and not self.learner_view)

@@ -12,6 +12,21 @@ from ._base import HTML, Button, ComponentBase, esc, set_objects, set_options, s
 from ._checkbox import LabelledCheckbox
 
 
+def teamable(contest, side: int) -> list:
+    """The characters of ``side`` that may form a team now: active individuals, not teams or mobs."""
+    if contest is None or contest.status != "active":
+        return []
+    return [u for u in contest.sides[side]
+            if not isinstance(u, CharacterTeam) and not d.is_mob(u) and contest.is_active(u.uid)]
+
+
+def has_team_work(contest, side: int) -> bool:
+    """Whether ``side`` has a team to form (two characters or more) or to disband: a side with one
+    character and no team has nothing to build, and shows no builder (issue 21)."""
+    return contest is not None and (len(teamable(contest, side)) >= 2
+                                    or any(isinstance(u, CharacterTeam) for u in contest.sides[side]))
+
+
 class TeamBuilder(ComponentBase):
     """Pick characters of one side and the clichés they bring; see the leader and the pool; form the team.
 
@@ -74,11 +89,7 @@ class TeamBuilder(ComponentBase):
 
     # -- state ------------------------------------------------------------------------------------
     def _eligible(self) -> list:
-        contest = self.contest
-        if contest is None or contest.status != "active":
-            return []
-        return [u for u in contest.sides[self.side]
-                if not isinstance(u, CharacterTeam) and not d.is_mob(u) and contest.is_active(u.uid)]
+        return teamable(self.contest, self.side)
 
     def _offered(self, eligible: list) -> list:
         """The characters this page may team: a player only their own (the room refuses others')."""
@@ -91,9 +102,7 @@ class TeamBuilder(ComponentBase):
         self._relabel_title()
         side = self._eligible()
         eligible = self._offered(side)
-        has_teams = self.contest is not None and any(isinstance(u, CharacterTeam) for u in self.contest.sides[self.side])
-        # a side with one character and no team has nothing to form: no builder (issue 21)
-        self._layout.visible = len(side) >= 2 or has_teams
+        self._layout.visible = has_team_work(self.contest, self.side)
         # said before building, not in a hover: whom a player may team, and that the GM teams anyone
         self._note.visible = len(eligible) < len(side)
         options = {u.name: u.uid for u in eligible}

@@ -131,3 +131,19 @@ def test_a_player_is_offered_only_their_own_characters_and_told_why():
     assert theirs.offered() == ["Olaf", "Ragna", "Spy"] and not theirs.shows(note)
     mine.members("Olaf", "Ragna")
     assert not mine.form.disabled  # two of her own: she may form it
+
+
+def test_a_duel_offers_no_form_a_team_button():
+    """Issue 21 (low): in a one-against-one duel neither side has a team to form, so the contest table
+    shows no "Form a team…" (before, it was there, enabled, and pressing it showed two hidden builders);
+    with two characters on a side it is offered."""
+    from raisus_panel.ui import ContestTable
+
+    def table(side_a, side_b):
+        contest = Contest("Fight", side_a, side_b, dice=ScriptedDice([]))
+        return Screen(ContestTable(actions=Actions.local(contest), lang="en"))
+
+    duel = table(Character("Olaf", {"Viking": 3}), Character("Ogre", {"Ogre": 8}))
+    assert not duel.buttons(duel.t("contest.teams"))
+    two = table([Character("Olaf", {"Viking": 3}), Character("Ragna", {"Skald": 2})], Character("Ogre", {"Ogre": 8}))
+    assert two.buttons(two.t("contest.teams"))
