@@ -56,6 +56,24 @@ def log_of(room: Room) -> list[dict]:
     return room._events  # the test reads the whole log: no command may be in it twice
 
 
+def wait_for_browser_seeds(redis_url: str, room_id: str, players: int, timeout: float = 30.0) -> None:
+    """Wait until ``players`` players' pages have mixed their browser's seed into the contest's dice.
+
+    A player's page does that by itself, a moment after it is drawn (a command, so it holds the room
+    while the store answers): a test that pauses the store to see one command wait must not pause it
+    while that one is on its way (CI: the GM's click was refused as "the room is still saving an
+    earlier move" -- Bob's seed, held up by the pause, truthfully).
+    """
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        mixed = {e["event"]["who"] for e in log_of(truth(redis_url, room_id))
+                 if e["type"] == "contest" and e["event"]["type"] == "client_seed_set"}
+        if len(mixed) >= players:
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"{players} browser seeds were not mixed in within {timeout} s")
+
+
 @pytest.fixture
 def server(redis_url):
     """``panel serve apps/dashboard.py --liveness`` on the Redis store."""
@@ -327,6 +345,7 @@ def test_a_paused_store_holds_up_its_rooms_commands_not_its_other_pages(redis_se
     open_round = gm.get_by_role("button", name=tr("contest.open_round", "en"), exact=True)
     expect(open_round).to_be_enabled(timeout=30_000)
     expect(bob.locator(".raisus-room-title")).to_be_visible(timeout=30_000)
+    wait_for_browser_seeds(redis_url, one["room_id"], players=1)
     timed_get(base)
     with paused(redis_server):
         open_round.click()  # waits on Redis
