@@ -36,13 +36,44 @@ def _has_control(text: str) -> bool:
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
+#: Marks that draw nothing (Unicode's default-ignorable marks): the combining grapheme joiner, Khmer's
+#: inherent vowels, and the variation selectors, which only pick the look of the character before them.
+_IGNORABLE_MARKS = frozenset("\u034f\u17b4\u17b5\u180b\u180c\u180d\u180f")
+_MONGOLIAN_SELECTORS = frozenset("\u180b\u180c\u180d\u180f")
+
+
+def _is_variation_selector(ch: str) -> bool:
+    return "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef"
+
+
+def draws_nothing(ch: str) -> bool:
+    """Whether the character ``ch`` shows nothing by itself (what :func:`has_invisible` looks for,
+    without the exceptions it makes for what comes before): names compare without them."""
+    return (unicodedata.category(ch) in ("Cf", "Co", "Cs") or ch in _BLANK_LETTERS or ch in _IGNORABLE_MARKS
+            or _is_variation_selector(ch))
+
+
+def _selects_a_look(before: str, ch: str) -> bool:
+    """Whether the selector ``ch`` picks the look of ``before``, which then draws differently: an
+    emoji's (U+2694 U+FE0F is the coloured ⚔️) or another symbol's, a Mongolian letter's variant, a
+    Han character's variant (an ideographic variation sequence)."""
+    if ch in _MONGOLIAN_SELECTORS:
+        return "\u1820" <= before <= "\u18aa"
+    if not _is_variation_selector(ch):
+        return False
+    return unicodedata.category(before) in ("So", "Sm", "Sk", "No") or "CJK UNIFIED IDEOGRAPH" in unicodedata.name(
+        before, "") or "CJK COMPATIBILITY IDEOGRAPH" in unicodedata.name(before, "")
+
+
 def has_invisible(text: str) -> bool:
     """Whether ``text`` holds a character that shows nothing or reorders the text around it.
 
     Format characters (zero-width spaces and joiners, U+202E and the other bidirectional overrides,
     the byte-order mark) let "G\u200bM" look like "GM" or flip a name on screen; no name needs one.
+    Marks that draw nothing do the same ("Ann\u034f"), save a variation selector right after a
+    symbol or letter whose look it picks: an emoji from a phone's keyboard is part of a name.
     """
-    return any(unicodedata.category(ch) in ("Cf", "Co", "Cs") or ch in _BLANK_LETTERS for ch in text)
+    return any(draws_nothing(ch) and not (i and _selects_a_look(text[i - 1], ch)) for i, ch in enumerate(text))
 
 
 def _breaks_line(text: str) -> bool:

@@ -229,12 +229,15 @@ def test_lookalike_names_are_refused_as_the_gm_or_another_player(registry):
         assert refused.value.key == "error.room.name_taken"
     with pytest.raises(RuleError, match="GM's name"):
         registry.join(links.player, "G\u041c")  # a Cyrillic М after a Latin G
+    registry.join(links.player, "\u2694\ufe0f Kai")
+    with pytest.raises(RuleError, match="already in this room"):  # the emoji without its selector reads the same
+        registry.join(links.player, "\u2694 Kai")
     for name in ("\u202eBob", "\u2066Bob\u2069"):  # direction overrides are refused outright
         with pytest.raises(RuleError, match="invisible or text-direction"):
             registry.join(links.player, name)
     assert registry.join(links.player, "Анна")[0].actor.name == "Анна"  # a real Cyrillic name still joins
     assert registry.join(links.player, "아린")[0].actor.name == "아린"
-    assert sorted(room.players.values()) == ["Ann", "Анна", "아린"]
+    assert sorted(room.players.values()) == ["Ann", "Анна", "\u2694\ufe0f Kai", "아린"]
 
 
 # -- issue 21, item 9: a removed player, or one who lost their link, comes back to their name and characters --

@@ -105,6 +105,26 @@ def test_invisible_and_direction_characters_are_refused(name):
     assert refused.value.key == "error.input.invisible"
 
 
+@pytest.mark.parametrize("name", ["Ann\u034f", "\u034f", "Ann\ufe0f", "A\ufe00nn", "\ufe0f", "Ann\U000e0100",
+                                  "G\u180bM", "Bob\u17b4", "\u2694\ufe0f\ufe0f", "아린\ufe0f"])
+def test_marks_that_draw_nothing_are_refused(name):
+    """Default-ignorable marks (category Mn, so not caught as format characters): the combining
+    grapheme joiner, a variation selector where nothing takes one, Mongolian free variation selectors
+    outside Mongolian, Khmer's inherent vowels. "Ann\u034f" draws exactly as "Ann"."""
+    with pytest.raises(RuleError, match="invisible or text-direction") as refused:
+        Character(name, {"Viking": 4})
+    assert refused.value.key == "error.input.invisible"
+
+
+@pytest.mark.parametrize("name", ["\u2694\ufe0f Knight", "Olaf \u2764\ufe0f", "\u263a\ufe0e", "\u1824\u180b",
+                                  "\u845b\U000e0100"])
+def test_a_variation_selector_that_picks_a_symbols_look_still_passes(name):
+    """An emoji's presentation selector (⚔️ is U+2694 U+FE0F) and a Mongolian letter's variant draw
+    what they select, as does a Han character's variant (葛 U+845B with U+E0100): a name typed from a
+    phone's emoji keyboard still passes."""
+    assert Character(name, {"Viking": 4}).name == name
+
+
 @pytest.mark.parametrize("name", ["아린", "Sir Ann", "Ólafur", "Брат Монах"])
 def test_names_in_any_script_still_pass(name):
     assert Character(name, {"Viking": 4}).name == name

@@ -6,7 +6,7 @@ import re
 import unicodedata
 import uuid
 
-from raisus_panel.rules.validation import has_invisible
+from raisus_panel.rules.validation import draws_nothing
 
 #: A player id: 1-40 letters, digits, '-' or '_'.
 PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
@@ -35,7 +35,7 @@ _LOOKALIKES = str.maketrans({
 def name_key(name: str) -> str:
     """What makes two names the same to people reading them: case, width, spacing, invisible
     characters and Cyrillic or Greek letters that look Latin aside ("G\u200bM" is "GM", "Аnn" is "Ann")."""
-    visible = "".join(ch for ch in unicodedata.normalize("NFKC", name) if not has_invisible(ch))
+    visible = "".join(ch for ch in unicodedata.normalize("NFKC", name) if not draws_nothing(ch))
     return " ".join(visible.casefold().translate(_LOOKALIKES).split())
 
 
