@@ -181,7 +181,8 @@ def test_links_new_gm_issues_a_working_gm_link_and_retires_the_old_one_on_a_real
     assert session.actor.is_gm and session.actor.name == "Gina"
     with pytest.raises(PermissionDenied) as refused:
         registry.open_session(links.gm)
-    assert refused.value.key == "error.link.replaced"
+    assert refused.value.key == "error.link.gm_replaced"  # and says how the next lost one comes back
+    assert refused.value.fields["room_id"] == room.room_id
     # the other links still work
     assert registry.resolve(links.spectator)[1].value == "spectator"
 

@@ -53,6 +53,15 @@ def _replaced() -> PermissionDenied:
     return PermissionDenied("The GM replaced this link: ask the GM for the new one.", key="error.link.replaced")
 
 
+def _gm_replaced(room_id: str) -> PermissionDenied:
+    """A GM link that was replaced: the one who holds it is the GM, so "ask the GM" would be no way
+    back -- it names the newest link and, for a GM who lost that one, the shell command of the
+    server's owner."""
+    return PermissionDenied("This GM link was replaced by a newer one: open the GM link you were given last. "
+                            f"Lost it? Whoever runs the server can make a new one with: raisus links {room_id} "
+                            "--new-gm", key="error.link.gm_replaced", room_id=room_id)
+
+
 def _size(text: object, most: int) -> int:
     """The size of a file's content in bytes (only as exact as needed to compare with ``most``)."""
     if isinstance(text, (bytes, bytearray)):
@@ -310,6 +319,8 @@ class RoomRegistry:
             return room, Actor.player(player_id, room.players.get(player_id, "")), f"player:{player_id}", digest
         if digest in (auth.get("revoked") or {}):
             raise _revoked()
+        if digest in (auth.get("retired_gm") or []):
+            raise _gm_replaced(room_id)
         if digest in (auth.get("retired") or []):
             raise _replaced()
         raise PermissionDenied("This link is not valid for this room (it may be old): ask the GM for a "
@@ -369,13 +380,20 @@ class RoomRegistry:
                 continue
             if session.credential in ("gm", "spectator"):
                 if auth.get(session.credential) != session.digest:
-                    session.close(_replaced())
+                    session.close(_gm_replaced(room_id) if session.credential == "gm" else _replaced())
             elif players.get(session.digest) != session.actor.player_id:
                 session.close(_revoked())
 
     @staticmethod
     def _retire(auth: dict[str, Any], *digests: str | None) -> None:
         auth["retired"] = [*(auth.get("retired") or []), *[d for d in digests if d]][-_RETIRED_KEPT:]
+
+    @classmethod
+    def _retire_gm(cls, auth: dict[str, Any]) -> None:
+        """Retire the GM link in force, remembered as the GM's (its refusal shows the GM the way back)."""
+        cls._retire(auth, auth.get("gm"))
+        if auth.get("gm"):
+            auth["retired_gm"] = [*(auth.get("retired_gm") or []), auth["gm"]][-_RETIRED_KEPT:]
 
     def reissue_links(self, session: RoomSession, roles: Iterable[str] = ("player", "spectator")) -> dict[str, str]:
         """New tokens for the players' invitation and the spectators' link (the old ones stop working).
@@ -410,7 +428,7 @@ class RoomRegistry:
         token = new_token(room_id)
 
         def change(auth: dict[str, Any]) -> None:
-            self._retire(auth, auth.get("gm"))
+            self._retire_gm(auth)
             auth["gm"] = hash_token(token)
         old_digest = getattr(session, "digest", "")
         if isinstance(session, LinkSession):  # before other processes hear of it: this page stays
@@ -441,12 +459,12 @@ class RoomRegistry:
         token = new_token(room_id)
 
         def change(auth: dict[str, Any]) -> None:
-            self._retire(auth, auth.get("gm"))
+            self._retire_gm(auth)
             auth["gm"] = hash_token(token)
         self._update_auth(room_id, change)
         room = self._rooms.get(room_id)  # pages of other processes close when the store tells them
         if room is not None:
-            self._close(room, "gm", _replaced())
+            self._close(room, "gm", _gm_replaced(room_id))
         return token
 
     def revoke_player(self, session: RoomSession, player_id: str) -> int:

@@ -122,8 +122,13 @@ def test_the_gm_replaces_a_leaked_gm_link(server, new_page):
     expect(gm).to_have_url(re.compile(re.escape(new_link.partition("?")[2])))  # a reload keeps working
     gm.reload()
     expect(gm.locator(".raisus-room-title").get_by_text("GM · Gina")).to_be_visible()
-    old = new_page(links["gm"])
-    expect(old.locator(".raisus-refused")).to_contain_text(t("error.link.replaced"))
+    old = new_page(links["gm"])  # the GM's own old link: the way back, not "ask the GM"
+    room_id = links["gm"].partition("token=")[2].partition(".")[0]
+    expect(old.locator(".raisus-refused")).to_contain_text(t("error.link.gm_replaced", room_id=room_id))
+    shot(old, "links-old-gm-link-en")
+    old = new_page(links["gm"] + "&lang=ko")
+    expect(old.locator(".raisus-refused")).to_contain_text(i18n.t("error.link.gm_replaced", "ko", room_id=room_id))
+    shot(old, "links-old-gm-link-ko")
 
 
 def test_a_room_file_over_the_limit_is_refused_with_its_size_and_the_page_stays_connected(server, new_page):
@@ -186,7 +191,7 @@ def test_the_servers_owner_gives_a_locked_out_gm_a_new_link_from_the_shell(serve
     assert new_link.startswith(links["base"] + "?token=") and new_link != links["lost_gm"]
     open_room(new_page, new_link, "GM · Gina")
     old = new_page(links["lost_gm"])
-    expect(old.locator(".raisus-refused")).to_contain_text(t("error.link.replaced"))
+    expect(old.locator(".raisus-refused")).to_contain_text(t("error.link.gm_replaced", room_id=server.lost_room))
     token = new_link.partition("token=")[2]
     assert token not in server.log.read_text(errors="replace")  # never logged
 

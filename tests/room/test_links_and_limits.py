@@ -69,8 +69,10 @@ def test_replacing_the_gm_link_closes_every_other_gm_page_but_the_asking_one(reg
     token = registry.replace_gm_link(mine)
     assert [len(t) for t in told] == [0, 1] and told[1][0].key == "error.link.replaced"
     assert set(room.presence) == {"mine"}
-    with pytest.raises(PermissionDenied, match="replaced this link"):
+    with pytest.raises(PermissionDenied) as refused:  # the GM holds it: the way back, not "ask the GM"
         registry.open_session(links.gm)
+    assert refused.value.key == "error.link.gm_replaced"
+    assert f"raisus links {room.room_id} --new-gm" in str(refused.value)
     assert registry.resolve(token) == (room, Role.GM)
     mine.act("set_title", title="Saturday game")
     with pytest.raises(PermissionDenied):
