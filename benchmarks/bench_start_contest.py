@@ -174,9 +174,11 @@ def main() -> None:
                 outcome.fill(f"run {run + 1}")
                 outcome.press("Enter")
                 gm.get_by_role("button", name=t("contest.end", "en"), exact=True).click()
+                gm.get_by_role("button", name=t("confirm.yes.end", "en"), exact=True).click()  # asked first
                 close = gm.get_by_role("button", name=t("contest.close", "en"), exact=True)
                 expect(close).to_be_enabled(timeout=30_000)
                 close.click()
+                gm.get_by_role("button", name=t("confirm.yes.close", "en"), exact=True).click()
                 expect(start).to_be_visible(timeout=30_000)
                 gm.wait_for_timeout(500)
             browser.close()
