@@ -316,3 +316,27 @@ def test_a_burst_of_arrivals_redraws_who_is_here_once_per_page_not_once_per_arri
     finally:
         for i in range(20):
             room.disconnect(f"audience-{i}")
+
+
+def test_a_new_contest_reaches_every_page_with_at_most_one_document_walk_each(game):
+    """Issue 21: starting a contest took 2-9 s to show on the GM's own page (a round 0.1-0.3 s). The
+    server's part was Bokeh walking a page's whole model graph once per layout change of the new
+    cards; a start that makes every card and chart in one batch walks each page's document once.
+    Counts, not timings (benchmarks/bench_start_contest.py measures the time in Chromium)."""
+    room, clients, pages = game
+    gm = pages["gm"]
+    on_page_doc(gm, lambda: gm.session.act("end_contest", outcome="Called off"))
+    on_page_doc(gm, lambda: gm.session.act("close_contest"))
+    quiet(clients)
+    assert room.contest is None
+    uids = {c.name: c.uid for c in room.characters}
+    with Walks() as walks:
+        t0 = time.monotonic()
+        on_page_doc(gm, lambda: gm.session.act("start_contest", name="Second siege", side_a=[uids["Knight"]],
+                                               side_b=[uids["Ogre"]]))
+        quiet(clients, t0)
+    assert room.contest is not None and room.contest.name == "Second siege"
+    for role in ("gm", "player"):  # every page drew the new contest (a spectator's is a ContestView)
+        assert set(pages[role]._table._cards) == {uids["Knight"], uids["Ogre"]}, role
+    assert pages["spectator"]._table.contest is room.contest
+    assert walks.count <= len(ROLES), f"Bokeh walked the pages' documents {walks.count} times for one start"
