@@ -49,6 +49,27 @@ def test_every_table_is_checked_after_run_all():
     assert set(CHECKS) <= stems, f"your_turn.py checks notebooks that do not exist: {sorted(set(CHECKS) - stems)}"
 
 
+def test_the_quickstarts_next_list_names_every_other_tutorial():
+    """Issue 22: 00's "Next" list left out 13, then 15 (added later): a learner who starts at 00 finds
+    every tutorial from there."""
+    nb = _read(ROOT / "notebooks" / "00_quickstart.ipynb")
+    listed = next(c.source for c in nb.cells if c.cell_type == "markdown" and "## 다음 / Next" in c.source)
+    missing = [p.stem for p in NOTEBOOKS if p.stem != "00_quickstart"
+               and not re.search(rf"(^|[\s·-]){p.stem[:2]} ", listed)]
+    assert not missing, f"00's Next list does not name {missing}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_tutorial_sends_the_learner_to_hover_for_a_greyed_buttons_reason(path):
+    """Issue 22: the reason a button is locked is written under it now (a phone has no hover); a text
+    that says "hover it to see why" sends the learner looking for a tooltip that is not the way."""
+    nb = _read(path)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                assert not re.search(r"hover (it|the button)|마우스를 올리면 이유", line), f"{path.name}: {line.strip()}"
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_is_committed_without_outputs(path):
     nb = _read(path)
