@@ -455,12 +455,20 @@ def _load_notebook_from_jupyter(inline: bool = True, reloading: bool = False, **
 _PANEL_LOAD_NOTEBOOK = None  #: Panel's own ``load_notebook``, kept while :func:`extension` runs
 
 
+#: The untested versions already warned about, by package: a warning is said once per process.
+_warned: dict[str, str] = {}
+
+
 def fix_panel() -> bool:
     """Apply raisus_panel's fixes of Panel's notebook plumbing (:class:`OrderedComm`, style sheets
     per document, offline style sheets, and in a kernel :class:`MainThreadComm`); :func:`extension` calls it. True if
     Panel is a version they were tested with."""
     if not upstream.tested("panel"):
         # each fix reads a private of the Panel it was written for: on another one, none is applied
+        # (said once: every notebook's first cell calls this, and so may every re-run of it)
+        if _warned.get("panel") == pn.__version__:
+            return False
+        _warned["panel"] = pn.__version__
         log.warning("raisus_panel's notebook fixes were written for Panel %s, not %s: none is applied "
                     "(install the Panel that pyproject.toml names)", upstream.TESTED["panel"] + "x",
                     pn.__version__)

@@ -223,10 +223,15 @@ def test_the_package_allows_only_the_panel_the_fixes_were_written_for():
 
 def test_an_untested_panel_gets_no_fix_and_a_warning(monkeypatch, unfixed, caplog):
     monkeypatch.setattr(pn, "__version__", "1.10.0")
+    monkeypatch.setattr(notebook, "_warned", {})
     with caplog.at_level("WARNING", logger="raisus_panel.notebook"):
         assert notebook.fix_panel() is False
     assert JupyterCommManagerBinary.server_comm is JupyterComm
     assert "written for Panel 1.9.x, not 1.10.0" in caplog.text
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="raisus_panel.notebook"):  # a re-run of the first cell: said once
+        assert notebook.fix_panel() is False
+    assert "written for Panel" not in caplog.text
 
 
 # -- BokehJS and Panel from the Jupyter server ---------------------------------------------------------
