@@ -287,6 +287,8 @@ class CharacterSheet(ComponentBase):
             self._load(self.character)
         elif not self._loading:
             self._lock_dice()  # its contest may have just closed
+            if getattr(self, "_valid", False):  # or started: the edits in the form may no longer be saved
+                self._offer(self._save, "save_character", data=self.draft())
 
     # -- commands ---------------------------------------------------------------------------------
     def save(self) -> Character | None:

@@ -68,6 +68,26 @@ def test_a_character_in_a_running_contest_cannot_be_edited():
     assert sheet.save() is None and s.error and viking.name == "Viking"
 
 
+def test_save_locks_when_the_character_being_edited_enters_a_contest():
+    """Issue 22 (found playing 11's "make your own" in JupyterLab): with unsaved edits in the form, the
+    character was put into a contest; Save stayed pressable, with no reason, until the next edit --
+    and pressing it was refused. The sheet asks again whenever the room changes, edits or not."""
+    actions = Actions.local(Character("Ogre", {"Ogre": 4}))
+    sheet = CharacterSheet(actions=actions, lang="en")
+    s = Sheet(sheet)
+    s.name("Olaf")
+    s.cliche(0).value = "Viking"
+    s.cliche(0, "rating").value = 3
+    olaf = sheet.save()
+    assert olaf is not None
+    s.name("Olaf the Bold")  # an edit not saved yet
+    assert not s.save_button.disabled
+    actions.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[actions.characters[0].uid])
+    assert s.save_button.disabled
+    refusal = actions.why_not_error("save_character", data=sheet.draft())
+    assert refusal is not None and refusal.key == "error.room.in_contest" and s.why(s.t("sheet.save"))
+
+
 def test_scores_follow_the_contest_while_not_editing():
     contest, actions, viking, pirate = duel(rolls=[[6, 5, 1, 1], [4, 4, 4]])
     s = Sheet(CharacterSheet(character=pirate, actions=actions))
