@@ -69,8 +69,12 @@ def _env_lang() -> str:
 class I18nSettings(param.Parameterized):
     """The process-wide language setting that components follow unless given their own ``lang``."""
 
-    # plain words, no markup: a notebook's switch (RadioButtonGroup.from_param) shows this as its tooltip
+    # plain words, no markup, in both languages (the switch is how a learner changes language, so it
+    # cannot know which one they read): a notebook's switch (RadioButtonGroup.from_param) shows this
+    # as its tooltip
     lang: param.Selector[str] = param.Selector(default=_env_lang(), objects=list(LANGUAGES), doc="""
+        표, 카드, 거절 메시지의 언어: ko(한국어) 또는 en(영어). 언어를 따로 정하지 않은 구성 요소는 바로
+        따라 바뀌고, 출력된 줄은 그 셀을 다시 실행하면 바뀝니다. 처음 값은 RAISUS_LANG 환경 변수, 없으면 ko.
         The language of the tables, cards and refusals: ko (Korean) or en (English). Every
         component without a language of its own follows it at once; a printed line follows when
         its cell is run again. It starts from the RAISUS_LANG environment variable, else ko.""")

@@ -163,3 +163,4 @@ def test_the_notebooks_language_switch_tooltip_reads_as_plain_words():
 
     tip = pn.widgets.RadioButtonGroup.from_param(settings.param.lang, name="언어 / Language").description
     assert tip and "`" not in tip and "ko (Korean) or en (English)" in tip
+    assert "ko(한국어) 또는 en(영어)" in tip  # the switch is how a Korean learner changes language too
