@@ -109,6 +109,27 @@ def _kernel_env() -> dict:
 _WHERE = "import sys, raisus_panel; print(repr((sys.prefix, raisus_panel.__file__)))"
 
 
+#: What a notebook's text teaches that only its printed lines show (issue 22, item 8): each line must be
+#: printed after Run All, or the lesson says something its cells no longer do.
+PRINTED = {
+    "06_character_teams": [
+        # section 6: a team is inappropriate only if every member is
+        "요리사만 부적합 / only the Cook inappropriate: False",
+        "이겨도 1점 / the win deals 1: 마왕: 마왕 (3/4)",
+        "모두 부적합 / all inappropriate: True · 승인 필요 / needs approval: True",
+        "이기면 3점 / the win deals 3: 마왕: 마왕 (1/4)",
+        # section 7: team_loss="leader_assigns" -- the leader hands the hit on, the usual damage, no revenge
+        "리더가 맞음 / the leader took it: 기사: 기사 (3/4)",
+        "바이킹에게 넘김 / handed to the Viking: 기사: 기사 (4) · 바이킹: 바이킹 (1/2) · 복수 / revenge: False",
+    ],
+}
+
+
+def _printed(nb) -> str:
+    return "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
+                   if o.get("output_type") == "stream")
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_runs(path, tmp_path):
     nb = _read(path)
@@ -132,3 +153,6 @@ def test_notebook_runs(path, tmp_path):
     assert Path(package).resolve().is_relative_to(ROOT), "the kernel imported raisus_panel from elsewhere"
     assert os.environ.get("RAISUS_LANG") == env_before
     assert took < MAX_SECONDS, f"{path.name} took {took:.0f} s; keep tutorials quick"
+    printed = _printed(nb)
+    missing = [line for line in PRINTED.get(path.stem, []) if line not in printed]
+    assert not missing, f"{path.name} no longer prints what its text teaches: {missing}"
