@@ -80,14 +80,15 @@ def page_document(registry, token: str) -> str:
     reply = Protocol().create("PULL-DOC-REPLY", "lean", doc)
     text = json.dumps(reply.content, default=str, sort_keys=True)
     page.dispose()
+    ids = {}  # ids in order of first appearance: the same document gets the same numbers
+    # an id stands alone, or as a reference a JSComponent's data makes ("__ref:p123"); ids first, and
+    # made unlike a name: past 9999 models in the process an id ("p10234") looks like a default name
+    text = re.sub(r'"(__ref:)?(p\d+)"',
+                  lambda m: f'"{m.group(1) or ""}{ids.setdefault(m.group(2), f"#m{len(ids)}")}"', text)
     # Panel's default names count every object made (five digits, more after 99999 of them in a long run)
     text = re.sub(r'"([A-Za-z]+)\d{5,}"', r'"\1#"', text)
     # a widget's js_on_click callback is tagged with the id() of Panel's link object: a memory address
-    text = re.sub(r'\[\[\d+, \[null, "event:', '[[0, [null, "event:', text)
-    ids = {}  # ids in order of first appearance: the same document gets the same numbers
-    # an id stands alone, or as a reference a JSComponent's data makes ("__ref:p123")
-    return re.sub(r'"(__ref:)?(p\d+)"',
-                  lambda m: f'"{m.group(1) or ""}{ids.setdefault(m.group(2), f"m{len(ids)}")}"', text)
+    return re.sub(r'\[\[\d+, \[null, "event:', '[[0, [null, "event:', text)
 
 
 @pytest.mark.parametrize("role", ["gm", "player", "spectator"])
