@@ -52,7 +52,16 @@ def expect_line(pages, lang: str, keys: dict) -> None:
 
 def shot_top(page, name: str) -> None:
     """A screenshot of the top of the contest: the header, the line, and the first row of units."""
-    box = line(page).bounding_box()
+    # a language switch draws the line anew: its text may be there a moment before its box is (CI:
+    # bounding_box() was None right after the Korean text showed), so wait until it has one
+    box = None
+    for _ in range(50):
+        expect(line(page)).to_be_visible()
+        box = line(page).bounding_box()
+        if box is not None:
+            break
+        page.wait_for_timeout(100)
+    assert box is not None, f"{name}: the what-now line has no box on the page"
     ARTIFACTS.mkdir(exist_ok=True)
     top = max(0, box["y"] - 90)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"),
