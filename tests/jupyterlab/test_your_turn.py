@@ -72,18 +72,24 @@ def in_language(message: str, lang: str) -> bool:
         not any(p.match(message) for p in refusal_patterns(other))
 
 
+def make_english_copies(root: Path, stems: list[str], suffix: str = "-en") -> None:
+    """Each notebook once more as ``<stem><suffix>.ipynb``, its language line edited to "en" as its
+    text says (a module of its own notebooks picks its own ``suffix``, should modules share a server root)."""
+    for stem in stems:
+        text = (root / f"{stem}.ipynb").read_text(encoding="utf-8")
+        assert 'settings.lang = \\"ko\\"' in text, f"{stem}: no language line to edit"
+        (root / f"{stem}{suffix}.ipynb").write_text(text.replace('settings.lang = \\"ko\\"',
+                                                                 'settings.lang = \\"en\\"'), encoding="utf-8")
+
+
 @pytest.fixture(scope="module", autouse=True)
 def english_copies(lab_server):
-    """Each notebook once more as ``<stem>-en.ipynb``, its language line edited to "en" as its text says."""
-    for stem in STEMS:
-        text = (lab_server.root / f"{stem}.ipynb").read_text(encoding="utf-8")
-        assert 'settings.lang = \\"ko\\"' in text, f"{stem}: no language line to edit"
-        (lab_server.root / f"{stem}-en.ipynb").write_text(text.replace('settings.lang = \\"ko\\"',
-                                                                       'settings.lang = \\"en\\"'), encoding="utf-8")
+    make_english_copies(lab_server.root, STEMS)
 
 
-def run(lab, stem: str, lang: str) -> Lab:
-    nb = lab(f"{stem}.ipynb" if lang == "ko" else f"{stem}-en.ipynb")
+def run(lab, stem: str, lang: str, suffix: str = "-en") -> Lab:
+    """Run All of ``stem`` in ``lang`` (its English copy made by :func:`make_english_copies` with ``suffix``)."""
+    nb = lab(f"{stem}.ipynb" if lang == "ko" else f"{stem}{suffix}.ipynb")
     nb.run_all()
     nb.execute("import tests.jupyterlab.views as _views")
     assert nb.kernel_json("__import__('raisus_panel.i18n').i18n.settings.lang") == lang

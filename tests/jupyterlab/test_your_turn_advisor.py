@@ -22,7 +22,7 @@ from raisus_panel.i18n import t
 
 from .conftest import TIMEOUT_MS, Lab
 from .test_tutorials import agree
-from .test_your_turn import LANGS, cell_of, run, snap
+from .test_your_turn import LANGS, cell_of, make_english_copies, run, snap
 
 STEM = "15_odds_advisor"
 STEMS = [STEM]
@@ -33,12 +33,7 @@ pytestmark = pytest.mark.timeout(900)
 
 @pytest.fixture(scope="module", autouse=True)
 def english_copies_15(lab_server):
-    """The notebook once more as ``<stem>-en.ipynb``, its language line edited to "en" as its text says."""
-    for stem in STEMS:
-        text = (lab_server.root / f"{stem}.ipynb").read_text(encoding="utf-8")
-        assert 'settings.lang = \\"ko\\"' in text, f"{stem}: no language line to edit"
-        (lab_server.root / f"{stem}-en.ipynb").write_text(text.replace('settings.lang = \\"ko\\"',
-                                                                       'settings.lang = \\"en\\"'), encoding="utf-8")
+    make_english_copies(lab_server.root, STEMS)
 
 
 # -- helpers ------------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from raisus_panel.i18n import t
 
 from .conftest import Lab
 from .test_tutorials import agree
-from .test_your_turn import LANGS, button_state, cell_of, click, in_language, run, snap
+from .test_your_turn import LANGS, button_state, cell_of, click, in_language, make_english_copies, run, snap
 
 STEMS = ["04_single_roll_contests", "10_fates_and_recovery"]
 NOTEBOOKS = [f"notebooks/{stem}.ipynb" for stem in STEMS]
@@ -36,12 +36,7 @@ _TRANSLATE = "__import__('raisus_panel.i18n', fromlist=['translate']).translate"
 
 @pytest.fixture(scope="module", autouse=True)
 def english_copies_04_10(lab_server):
-    """Each notebook once more as ``<stem>-en.ipynb``, its language line edited to "en" as its text says."""
-    for stem in STEMS:
-        text = (lab_server.root / f"{stem}.ipynb").read_text(encoding="utf-8")
-        assert 'settings.lang = \\"ko\\"' in text, f"{stem}: no language line to edit"
-        (lab_server.root / f"{stem}-en.ipynb").write_text(text.replace('settings.lang = \\"ko\\"',
-                                                                       'settings.lang = \\"en\\"'), encoding="utf-8")
+    make_english_copies(lab_server.root, STEMS)
 
 
 # -- helpers ------------------------------------------------------------------------------------------

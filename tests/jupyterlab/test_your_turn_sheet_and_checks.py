@@ -30,7 +30,17 @@ from raisus_panel.ui._base import percent
 
 from .conftest import TIMEOUT_MS, Lab
 from .test_tutorials import agree
-from .test_your_turn import _DEEP_TEXT_JS, button_state, cell_of, click, in_language, snap, text_of
+from .test_your_turn import (
+    _DEEP_TEXT_JS,
+    button_state,
+    cell_of,
+    click,
+    in_language,
+    make_english_copies,
+    run,
+    snap,
+    text_of,
+)
 
 STEMS = ["11_character_sheet", "01_action_checks"]
 NOTEBOOKS = [f"notebooks/{stem}.ipynb" for stem in STEMS]
@@ -43,20 +53,7 @@ pytestmark = pytest.mark.timeout(900)
 
 @pytest.fixture(scope="module", autouse=True)
 def english_copies(lab_server):
-    """Each notebook once more as ``<stem>-en2.ipynb``, its language line edited to "en" as its text says."""
-    for stem in STEMS:
-        text = (lab_server.root / f"{stem}.ipynb").read_text(encoding="utf-8")
-        assert 'settings.lang = \\"ko\\"' in text, f"{stem}: no language line to edit"
-        (lab_server.root / f"{stem}{EN}.ipynb").write_text(text.replace('settings.lang = \\"ko\\"',
-                                                                        'settings.lang = \\"en\\"'), encoding="utf-8")
-
-
-def run(lab, stem: str, lang: str) -> Lab:
-    nb = lab(f"{stem}.ipynb" if lang == "ko" else f"{stem}{EN}.ipynb")
-    nb.run_all()
-    nb.execute("import tests.jupyterlab.views as _views")
-    assert nb.kernel_json("__import__('raisus_panel.i18n').i18n.settings.lang") == lang
-    return nb
+    make_english_copies(lab_server.root, STEMS, suffix=EN)
 
 
 def type_in(nb: Lab, field, value) -> None:
@@ -96,7 +93,7 @@ MADE = {"ko": {"name": "빌헬름", "description": "길 잃은 기사", "cliches
 @pytest.mark.parametrize("lang", LANGS)
 def test_11_make_your_own_character_and_mob_then_a_contest(lab, lang, tmp_path):
     stem = "11_character_sheet"
-    nb = run(lab, stem, lang)
+    nb = run(lab, stem, lang, EN)
     said = nb.cell(cell_of(stem, "## 6. 직접 해 보기")).inner_text()
     for key in ("sheet.add_cliche", "sheet.save", "sheet.new", "kind.grunt_mob", "sheet.export", "contest.new"):
         assert t(key, "ko") in said and t(key, "en") in said, f"the text names no {t(key, lang)!r}"
@@ -235,7 +232,7 @@ def test_11_make_your_own_character_and_mob_then_a_contest(lab, lang, tmp_path):
 @pytest.mark.parametrize("lang", LANGS)
 def test_01_roll_it_yourself(lab, lang):
     stem = "01_action_checks"
-    nb = run(lab, stem, lang)
+    nb = run(lab, stem, lang, EN)
     out = cell_of(stem, "check_panel = ActionCheckPanel(actions=table_actions)")
     assert cell_of(stem, "## 7. 직접 굴려 보기") == out - 1, "the your-turn text is right above the panel"
     panel = nb.output(out)

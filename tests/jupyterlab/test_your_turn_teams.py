@@ -23,7 +23,7 @@ from raisus_panel.i18n import t
 
 from .conftest import Lab
 from .test_tutorials import agree
-from .test_your_turn import LANGS, button_state, cell_of, snap
+from .test_your_turn import LANGS, button_state, cell_of, make_english_copies, run, snap
 
 STEM = "06_character_teams"
 STEMS = [STEM]
@@ -42,20 +42,7 @@ _LABELS = "[h.label for h in heroes]"
 
 @pytest.fixture(scope="module", autouse=True)
 def english_copies_06(lab_server):
-    """The notebook once more as ``<stem>-en3.ipynb``, its language line edited to "en" as its text says."""
-    for stem in STEMS:
-        text = (lab_server.root / f"{stem}.ipynb").read_text(encoding="utf-8")
-        assert 'settings.lang = \\"ko\\"' in text, f"{stem}: no language line to edit"
-        (lab_server.root / f"{stem}{EN}.ipynb").write_text(text.replace('settings.lang = \\"ko\\"',
-                                                                        'settings.lang = \\"en\\"'), encoding="utf-8")
-
-
-def run(lab, stem: str, lang: str) -> Lab:
-    nb = lab(f"{stem}.ipynb" if lang == "ko" else f"{stem}{EN}.ipynb")
-    nb.run_all()
-    nb.execute("import tests.jupyterlab.views as _views")
-    assert nb.kernel_json("__import__('raisus_panel.i18n').i18n.settings.lang") == lang
-    return nb
+    make_english_copies(lab_server.root, STEMS, suffix=EN)
 
 
 # -- helpers ------------------------------------------------------------------------------------------
@@ -127,7 +114,7 @@ def form_the_team(nb: Lab, cell: int, lang: str, names: list[str], leader: str, 
 # -- the tests ----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("lang", LANGS)
 def test_06_form_the_team_roll_volunteer_revenge_then_drop_out_and_disband(lab, lang):
-    nb = run(lab, STEM, lang)
+    nb = run(lab, STEM, lang, EN)
     said = nb.cell(cell_of(STEM, "## 10. 직접 해 보기")).inner_text()
     assert "SeededDice(2)" in said and "Form the team" in said and "Volunteer" in said and "Disband" in said
     cell = cell_of(STEM, "builder = TeamBuilder(actions=actions, side=0)")
@@ -212,7 +199,7 @@ def test_06_form_the_team_roll_volunteer_revenge_then_drop_out_and_disband(lab, 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_06_after_a_disband_a_new_team_forms_and_undo_takes_it_back(lab, lang):
-    nb = run(lab, STEM, lang)
+    nb = run(lab, STEM, lang, EN)
     said = nb.cell(cell_of(STEM, "## 10. 직접 해 보기")).inner_text()
     assert "disband before anyone volunteers" in said and "자원하기 전에 해체해 보세요" in said  # as played here
     cell = cell_of(STEM, "builder = TeamBuilder(actions=actions, side=0)")
