@@ -62,10 +62,11 @@ class TeamBuilder(ComponentBase):
         self._preview = HTML(sizing_mode="stretch_width")
         self._teams = HTML(sizing_mode="stretch_width")
         self._note = HTML(sizing_mode="stretch_width", visible=False, css_classes=["raisus-team-note"])
+        self._none_left = HTML(sizing_mode="stretch_width", visible=False, css_classes=["raisus-team-note"])
         self._form = Button(**style("primary"), disabled=True)
         self._form.on_click(lambda e: self.form())
         self.param.watch(lambda e: self._refresh_now(), "side")
-        self._layout = pn.Column(self._title, self._teams, self._note, self._members_title, self._members,
+        self._layout = pn.Column(self._title, self._teams, self._note, self._none_left, self._members_title, self._members,
                                  self._rows_box,
                                  self._leader, self._team_name, self._preview, self._form,
                                  self._error,
@@ -83,6 +84,7 @@ class TeamBuilder(ComponentBase):
         self._team_name.param.update(name=t("team.name"), placeholder=t("team.name_placeholder"))
         self._form.name = t("team.form")
         self._note.object = f"<p>{esc(t('team.player_note'))}</p>"
+        self._none_left.object = f"<p>{esc(t('team.none_left'))}</p>"
         for row in self._rows.values():
             row["appropriate"].name = t("team.appropriate")
             row["cliche"].name = t("team.cliche")
@@ -103,8 +105,12 @@ class TeamBuilder(ComponentBase):
         side = self._eligible()
         eligible = self._offered(side)
         self._layout.visible = has_team_work(self.contest, self.side)
-        # said before building, not in a hover: whom a player may team, and that the GM teams anyone
+        # said before building, not in a hover: whom a player may team, and that the GM teams anyone;
+        # with fewer than two to pick, no member list or Form button asks for a pick that cannot be made
         self._note.visible = len(eligible) < len(side)
+        self._none_left.visible = len(side) < 2
+        for part in (self._members, self._rows_box, self._leader, self._team_name, self._preview, self._form):
+            part.visible = len(eligible) >= 2
         options = {u.name: u.uid for u in eligible}
         if len(options) != len(eligible):
             options = {f"{u.name} ({u.uid[:4]})": u.uid for u in eligible}
@@ -115,7 +121,7 @@ class TeamBuilder(ComponentBase):
                 self._members.param.update(options=options, value=value)
         finally:
             self._syncing = False
-        self._members_title.visible = bool(options)
+        self._members_title.visible = len(options) >= 2
         self._teams.object = self._teams_html()
         self._update()
 

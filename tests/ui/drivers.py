@@ -269,9 +269,10 @@ class Screen:
         options = self.control(role, label).options
         return list(options)
 
-    def chosen(self, label: str, role: str = "select") -> str | list[str] | None:
-        """The shown text of what is picked in the select (or ticked in the choices) labelled ``label``."""
-        widget = self.control(role, label)
+    def chosen(self, label: str, role: str = "select", *, hidden: bool = False) -> str | list[str] | None:
+        """The shown text of what is picked in the select (or ticked in the choices) labelled ``label``
+        (``hidden=True``: also where it is not shown, see :meth:`control`)."""
+        widget = self.control(role, label, hidden=hidden)
         options = widget.options
         names = {v: k for k, v in options.items()} if isinstance(options, dict) else {v: v for v in options}
         if role == "choices":

@@ -129,7 +129,8 @@ def test_drop_out_and_disband_then_re_form():
     builder.click(s.t("team.form"))
     new = contest.sides[0][0]
     assert isinstance(new, CharacterTeam) and contest.pool(new.uid) == 3
-    assert roll(s) is not None and builder.chosen(members, role="choices") == []
+    assert roll(s) is not None and builder.shows(s.t("team.none_left"))  # nobody left: no list to pick from
+    assert builder.chosen(members, role="choices", hidden=True) == []  # cleared, should a disband show it again
 
 
 def test_drop_out_button():

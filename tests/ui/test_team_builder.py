@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from raisus_panel.i18n import t as i18n_t
 from raisus_panel.rules import Character, CharacterTeam, Contest, ScriptedDice
 from raisus_panel.ui import Actions, TeamBuilder
 
@@ -147,3 +148,19 @@ def test_a_duel_offers_no_form_a_team_button():
     assert not duel.buttons(duel.t("contest.teams"))
     two = table([Character("Olaf", {"Viking": 3}), Character("Ragna", {"Skald": 2})], Character("Ogre", {"Ogre": 8}))
     assert two.buttons(two.t("contest.teams"))
+
+
+def test_with_nobody_left_to_team_the_builder_lists_the_teams_and_asks_for_no_pick():
+    """Issue 22 (left open): once the side's characters are in a team (or one is left alone), the
+    builder said "Pick at least two characters" with nobody to pick. It lists the side's teams, says
+    that nobody is left to form another, and shows no member list or Form button."""
+    knight, viking = Character("Knight", {"Knight": 4}), Character("Viking", {"Viking": 2})
+    squire = Character("Squire", {"Squire": 1})
+    contest, b = builder_for([knight, viking, squire], Character("Troll", {"Troll": 6}), lang="en")
+    b.members("Knight", "Viking")
+    b.click(b.t("team.form"))
+    assert b.shows("Knight 4 + Viking = 5 dice")  # among the side's teams
+    assert not b.shows(b.t("team.pick_two")) and b.shows(b.t("team.none_left"))
+    assert not b.controls("choices") and not b.buttons(b.t("team.form"))
+    b.root.lang = "ko"
+    assert b.shows(i18n_t("team.none_left", "ko"))
