@@ -196,10 +196,14 @@ def _refuse(message: str, key: str, **fields: Any) -> RuleError:
     return RuleError(message, key=key, **fields)
 
 
+def _teamable(units: list[Any]) -> bool:
+    """Whether ``units`` are all characters that may team up (not teams, not grunt mobs)."""
+    return all(isinstance(u, Character) and not isinstance(u, GruntMob) for u in units)
+
+
 def _forming(contest: Any, obj: Any, mine: list[Any], theirs: list[Any]) -> bool:
     """Several characters on one side against one unit: teaming them all up makes it a duel."""
-    return (len(theirs) == 1 and len(mine) > 1 and obj in mine
-            and all(isinstance(u, Character) and not isinstance(u, GruntMob) for u in mine))
+    return len(theirs) == 1 and len(mine) > 1 and obj in mine and _teamable(mine)
 
 
 def _units(contest: Any, unit: Any) -> tuple[str, int, Any, Any]:
@@ -213,8 +217,11 @@ def _units(contest: Any, unit: Any) -> tuple[str, int, Any, Any]:
                       "error.advice.out", name=obj.name)
     mine, theirs = contest.active_units(side), contest.active_units(1 - side)
     if (len(mine) != 1 or len(theirs) != 1) and not _forming(contest, obj, mine, theirs):
-        raise _refuse("The advisor rates one unit a side; with several, the GM orders the exchanges. "
-                      "Form a team to fight as one unit.", "error.advice.exchanges")
+        if len(mine) > 1 and _teamable(mine):  # a team of them would be one unit: say so
+            raise _refuse("The advisor rates one unit a side; with several, the GM orders the exchanges. "
+                          "Form a team to fight as one unit.", "error.advice.exchanges_team")
+        raise _refuse("The advisor rates one unit a side; with several, the GM orders the exchanges.",
+                      "error.advice.exchanges")
     return uid, side, obj, theirs[0]
 
 
@@ -342,9 +349,10 @@ def _team_drafts(contest: Any, solver: Solver, t: CharacterTeam, theirs: State |
 def _form_drafts(contest: Any, side: int, units: list[Character], theirs: State | None) -> list[_Draft]:
     """Teaming up every character of the side, with each cliché chosen now (a tie: each leader)."""
     made = [contest.choice(u.uid) for u in units]
-    if any(m is None for m in made):
-        raise _refuse("The advisor rates one unit a side; with several, the GM orders the exchanges. "
-                      "Form a team to fight as one unit.", "error.advice.exchanges")
+    waiting = next((u for u, m in zip(units, made) if m is None), None)
+    if waiting is not None:
+        raise _refuse(f"{waiting.name} has not chosen a cliché yet: teaming up is rated with each member's "
+                      "chosen cliché.", "error.advice.member_not_chosen", name=waiting.name)
     cliches = [u.cliche(m["cliche"]) for u, m in zip(units, made)]
     top = max(c.current for c in cliches)
     members = [(u, c.name, bool(m["appropriate"])) for u, c, m in zip(units, cliches, made)]

@@ -177,6 +177,19 @@ class ContestQueries(ContestParts):
         usable = [c for c in obj.cliches if c.pool > 0]
         return usable[0] if len(usable) == 1 else None
 
+    def ended_ticket(self, unit: Unit | str) -> Cliche | None:
+        """The ticket an individual fought this contest on, once the end has removed it.
+
+        The end removes tickets' temporary clichés, so :meth:`chosen` then answers with the
+        character's own cliché; this gives the ticket as it stood at the end (for a card of the
+        ended contest), or None when the unit fought on a cliché of its own or the contest is on.
+        A team's members are read from the team (:meth:`CharacterTeam.cliche_of`).
+        """
+        if self._final is None:
+            return None
+        tickets: dict[str, Cliche] = self._final["tickets"]
+        return tickets.get(self._resolve_unit(unit))
+
     def needs_approval(self, unit: Unit | str) -> bool:
         """Whether the unit's inappropriate choice still waits for the GM's approval.
 

@@ -249,6 +249,9 @@ class ContestProjection(ContestParts):
             "defeated": frozenset(ch.uid for ch in self.characters() if self.is_defeated(ch)),
             "active_teams": frozenset(u for side in self._side_ids for u in side
                                       if u in self._teams and self.is_active(u)),
+            # the ticket each individual fought on, as it stood at the end (a card still shows it)
+            "tickets": {u: cliche for side in self._side_ids for u in side
+                        if u not in self._teams and (cliche := self.chosen(u)) is not None and cliche.temporary},
         }
         for char in self.characters():
             if any(c.temporary for c in char.cliches):

@@ -18,7 +18,8 @@ from raisus_panel.rules import Advice, RuleError
 from ._base import esc, percent
 
 #: The advisor's refusals worth a line on the card: they say what would bring the odds.
-SAID = ("error.advice.other_not_chosen", "error.advice.exchanges")
+SAID = ("error.advice.other_not_chosen", "error.advice.exchanges", "error.advice.exchanges_team",
+        "error.advice.member_not_chosen")
 
 #: The list's look: compact lines that wrap on a phone, the best one in bold with its mark in words.
 ADVICE_CSS = """
@@ -30,6 +31,17 @@ ADVICE_CSS = """
 .raisus-advice .odds { white-space: nowrap; }
 .raisus-advice .note, .raisus-advice .waiting { margin: 2px 0 0; opacity: 0.85; }
 """
+
+
+def without_teaming(found: Advice | RuleError) -> Advice | RuleError:
+    """``found`` as a table that forms no teams should say it: teaming up, the one way the advisor
+    rates a side of several units, is not offered there, so the GM orders the exchanges."""
+    teaming = isinstance(found, RuleError) and found.key in ("error.advice.exchanges_team",
+                                                             "error.advice.member_not_chosen")
+    if teaming or isinstance(found, Advice) and all(c.command == "form_team" for c in found.choices):
+        return RuleError("The advisor rates one unit a side; with several, the GM orders the exchanges.",
+                         key="error.advice.exchanges")
+    return found
 
 
 def advice_html(found: Advice | RuleError, t: Callable[..., str], lang: str) -> str:

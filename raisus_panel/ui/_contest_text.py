@@ -75,13 +75,17 @@ def roll_table_html(event, labels, t, colors=None) -> str:
 
 
 def unit_status(contest, u, t) -> str:
-    """Active, broken (a team), dropped out or defeated."""
+    """In the fight, broken (a team), dropped out or defeated; once the contest has ended, a unit
+    still standing has won (its side won) or stood to the end."""
     if isinstance(u, CharacterTeam):
-        return t("status.active") if contest.is_active(u.uid) else t("status.broken")
-    if contest.is_dropped(u):
+        if not contest.is_active(u.uid):
+            return t("status.broken")
+    elif contest.is_dropped(u):
         return t("status.dropped")
-    if contest.is_defeated(u):
+    elif contest.is_defeated(u):
         return t("status.defeated")
+    if contest.status == "ended":
+        return t("status.won") if contest.winner == d.side_of(contest, u.uid) else t("status.stood")
     return t("status.active")
 
 
@@ -106,12 +110,15 @@ def unit_open_tag(contest, u, colors: dict | None = None) -> str:
 
 
 def dice_left_html(contest, u, t) -> str:
-    """A character's or mob's dice left in the cliché it rolls, as a bar and in words ("3/4 dice")."""
-    cliche = contest.chosen(u.uid)
-    if cliche is None or isinstance(u, CharacterTeam) or not cliche.rating:
+    """A character's or mob's dice left in the cliché it rolls, as a bar and in words ("3/4 dice");
+    after a contest on tickets, in the ticket it fought on, named and marked as gone."""
+    cliche = d.fought_with(contest, u)
+    if cliche is None or not cliche.rating:
         return ""
     share = max(0, min(100, round(100 * cliche.current / cliche.rating)))
     words = esc(t("contest.dice_left", n=cliche.current, of=cliche.rating))
+    if contest.ended_ticket(u.uid) is not None:
+        words += f" · {esc(cliche.name)} ({esc(t('team.ticket_gone'))})"
     return f"<span class=bar aria-hidden=true><span style=width:{share}%></span></span>{words}"
 
 
@@ -123,7 +130,7 @@ def mine_badge(t, team: bool = False) -> str:
 def cliche_html(contest, u, t) -> str:
     """An individual's chosen cliché in words ("Cliché: Ogre (8)", " · Inappropriate" when so); empty
     before a choice, and for a team (its members' lines say theirs)."""
-    chosen = None if isinstance(u, CharacterTeam) else contest.chosen(u.uid)
+    chosen = d.fought_with(contest, u)
     if chosen is None:
         return ""
     flag = f" · {esc(t('contest.inappropriate'))}" if contest.is_inappropriate(u.uid) else ""

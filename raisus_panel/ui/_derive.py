@@ -29,6 +29,16 @@ def unit(contest: Contest, uid: str):
     return next((u for u in units(contest) if u.uid == uid), None)
 
 
+def fought_with(contest: Contest, u):
+    """The cliché an individual's card shows: the one it rolls; once a contest fought on tickets has
+    ended, the ticket it fought on, as it stood then (the end removed it:
+    :meth:`~raisus_panel.rules.Contest.ended_ticket`). None for a team, or before a choice."""
+    if isinstance(u, CharacterTeam):
+        return None
+    ticket = contest.ended_ticket(u.uid)
+    return ticket if ticket is not None else contest.chosen(u.uid)
+
+
 def character(contest: Contest, char_uid: str) -> Character | None:
     """A character of the contest (team members included) by uid."""
     return next((c for c in contest.characters() if c.uid == char_uid), None)

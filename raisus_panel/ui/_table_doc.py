@@ -60,7 +60,7 @@ def ink(color: str) -> str:
 
 def _dice(contest, u) -> dict[str, int] | None:
     """An individual's chosen cliché as dice: ``left`` (current) and ``lost`` (rating - current)."""
-    cliche = None if isinstance(u, CharacterTeam) else contest.chosen(u.uid)
+    cliche = d.fought_with(contest, u)
     if cliche is None or not cliche.rating:
         return None
     return {"left": max(0, cliche.current), "lost": max(0, cliche.rating - cliche.current)}
@@ -96,8 +96,10 @@ def _unit(contest, u, colors: dict, t) -> dict[str, Any]:
         if u.inappropriate:
             notes.append(t("contest.team_inappropriate"))
     else:
-        chosen = contest.chosen(u.uid)
+        chosen = d.fought_with(contest, u)
         entry["cliche"] = chosen.label if chosen is not None else ""
+        if contest.ended_ticket(u.uid) is not None:
+            notes.append(t("team.ticket_gone"))
         entry["dice"] = _dice(contest, u)
         if chosen is not None:
             entry["dice_words"] = t("contest.dice_left", n=chosen.current, of=chosen.rating)

@@ -11,7 +11,7 @@ from raisus_panel.rules import CharacterTeam, RuleError
 from . import _contest_text as text
 from . import _derive as d
 from . import _offloop
-from ._advice_text import ADVICE_CSS, advice_html
+from ._advice_text import ADVICE_CSS, advice_html, without_teaming
 from ._base import HTML, Button, ComponentBase, Select, esc, grey, set_objects, set_options, style, wrap
 from ._charts import unit_colors
 from ._checkbox import LabelledCheckbox
@@ -171,7 +171,8 @@ class ContestTable(ComponentBase):
         self._layout = pn.Column(sizing_mode="stretch_width")
         self._compose()
         self.param.watch(self._on_own_lang, "lang")
-        self.param.watch(lambda e: setattr(self._builder_box, "visible", e.new), "show_team_builders")
+        self.param.watch(lambda e: (setattr(self._builder_box, "visible", e.new), self._show_advice()),
+                         "show_team_builders")
         self.param.watch(lambda e: (self._compose(), self._refresh()), "learner_view")
         self.param.watch(self._on_own_actions, "actions")
 
@@ -480,7 +481,10 @@ class ContestTable(ComponentBase):
         for uid, card in self._cards.items():
             if "advice" not in card:
                 continue
-            lines = advice_html(found[uid], self._t, self.lang) if uid in found else ""
+            answer = found.get(uid)
+            if answer is not None and not self.show_team_builders:
+                answer = without_teaming(answer)
+            lines = advice_html(answer, self._t, self.lang) if answer is not None else ""
             card["advice"].param.update(object=lines, visible=bool(lines))
 
     # -- refresh ----------------------------------------------------------------------------------

@@ -153,6 +153,8 @@ def test_05_two_exchanges_end_the_round_then_play_to_the_end(lab, lang):
     assert lines[0] == t("odds.exchanges", lang) and len(lines) == 4, lines
     assert [line.split(":")[0] for line in lines[1:3]] == \
         [t("odds.pair", lang, a=who, b=goblins, p="").split(":")[0] for who in (knight, bard)]
+    # the advice boxes: this table forms no teams, so no card is advised to team up (issue 22)
+    assert shows(nb, table, t("error.advice.exchanges", lang)) and not shows(nb, table, t("advice.title", lang))
     snap(nb, table, f"05-start-{lang}")
     agree(nb, "before the first exchange")
 
@@ -210,6 +212,9 @@ def test_05_two_exchanges_end_the_round_then_play_to_the_end(lab, lang):
     assert odds_shown(nb, table) == [t("odds.decided", lang, side=t("side.1", lang))]
     assert button_state(nb, table, t("contest.roll", lang, n=5)) == (False, False)
     assert button_state(nb, table, t("contest.end_round", lang)) == (False, False)
+    # the winners' card says they won, not "in the fight" (issue 22)
+    assert shows(nb, table, f"({t('kind.grunt_mob', lang)} · {t('status.won', lang)})")
+    assert not shows(nb, table, f"· {t('status.active', lang)})")
     snap(nb, table, f"05-end-{lang}")
     snap_charts(nb, table, f"05-end-charts-{lang}")
     agree(nb, "after the contest")
@@ -234,6 +239,9 @@ def test_07_give_tickets_play_the_exchanges_to_the_end_and_the_tickets_are_gone(
     assert button_state(nb, table, give) == (True, True)
     assert [p[1] for p in card_pickers(nb, table)] == [["우주비행사 (3)"], ["비둘기 떼 (3)"], ["회계사 (3)"]]
     check_exchange_row(nb, table, lang, n=1, played=0)
+    # a side with a grunt mob, and a lone unit facing two, are not told to form a team (issue 22)
+    assert shows(nb, table, t("error.advice.exchanges", lang))
+    assert not shows(nb, table, t("error.advice.exchanges_team", lang))
     snap(nb, table, f"07-start-{lang}")
     agree(nb, "before the tickets")
 
@@ -289,6 +297,10 @@ def test_07_give_tickets_play_the_exchanges_to_the_end_and_the_tickets_are_gone(
          "유리 · 파이 먹기": 0, "비둘기 떼 · 파이 먹기": 2, "김 대리 · 파이 먹기": 0}
     for series in ("유리 · 파이 먹기", "비둘기 떼 · 파이 먹기", "김 대리 · 파이 먹기"):
         assert shows(nb, table, series, exact=True), f"the score chart's key names {series!r}"
+    # the beaten cards show the tickets they lost on, as they stood, gone; not the full real cliché
+    gone = f" · 파이 먹기 ({t('team.ticket_gone', lang)})"
+    assert shows(nb, table, t("contest.dice_left", lang, n=0, of=2) + gone), "the beaten show their spent ticket"
+    assert shows(nb, table, t("contest.dice_left", lang, n=2, of=2) + gone), "the pigeons' ticket, unhurt"
     snap(nb, table, f"07-end-{lang}")
     snap_charts(nb, table, f"07-end-charts-{lang}")
     agree(nb, "after the contest")

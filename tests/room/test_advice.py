@@ -57,4 +57,4 @@ def test_a_refusal_is_kept_and_raised_for_every_page():
     for _ in range(2):
         with pytest.raises(RuleError) as caught:
             room_advice(t.room, a)
-        assert caught.value.key == "error.advice.exchanges"
+        assert caught.value.key == "error.advice.exchanges_team"

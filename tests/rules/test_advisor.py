@@ -349,7 +349,7 @@ def test_refusals_say_what_to_do():
     a, b, c_, d = chars(("A", {"A": 2}), ("B", {"B": 2}), ("C", {"C": 2, "D": 1}), ("D", {"D": 1}))
     with pytest.raises(RuleError) as caught:  # two units a side: exchanges, no one chance to rate
         advise(Contest("Brawl", [a, b], [c_, d], dice=ScriptedDice()), a)
-    assert caught.value.key == "error.advice.exchanges"
+    assert caught.value.key == "error.advice.exchanges_team"
     with pytest.raises(RuleError) as caught:  # C's side has one unit, but it has not chosen
         advise(Contest("Brawl", [a, b], c_, dice=ScriptedDice()), a)
     assert caught.value.key == "error.advice.other_not_chosen"
@@ -466,3 +466,29 @@ def test_after_a_lost_leader_the_survivors_are_offered_to_team_up_again():
         assert choice.best == team_odds((1, 1), True, 6, True)
         assert replica_accepts(contest, choice)
     assert advice.choice(keys[0]).field_map == {"names": "M1, M2", "leader": "M1"}
+
+
+def test_a_side_that_cannot_team_is_not_told_to_form_a_team():
+    """Issue 22 (found playing 07): with several units a side the advisor told every card "Form a team
+    to fight as one unit" -- also a lone unit facing several, and a side with a grunt mob, which joins
+    no team. The hint is given only to a side of characters that could team up."""
+    astronaut, accountant = Character("Astronaut", {"Astronaut": 3}), Character("Accountant", {"Accountant": 3})
+    pigeons = GruntMob("Pigeons", 3)
+    with_mob = Contest("Park", [astronaut, pigeons], accountant, dice=ScriptedDice())
+    for unit in (astronaut, accountant):
+        with pytest.raises(RuleError) as caught:
+            advise(with_mob, unit)
+        assert caught.value.key == "error.advice.exchanges" and "team" not in str(caught.value)
+    a, b, c_, d = chars(("A", {"A": 2}), ("B", {"B": 2}), ("C", {"C": 2}), ("D", {"D": 1}))
+    two_and_two = Contest("Brawl", [a, b], [c_, d], dice=ScriptedDice())
+    with pytest.raises(RuleError) as caught:
+        advise(two_and_two, a)
+    assert caught.value.key == "error.advice.exchanges_team" and "Form a team" in str(caught.value)
+
+
+def test_teaming_up_waits_for_each_member_s_cliche_and_names_who_has_not_chosen():
+    a, b, c_ = chars(("A", {"A": 2}), ("B", {"B": 2, "Bee": 1}), ("C", {"C": 3}))
+    contest = Contest("Brawl", [a, b], c_, dice=ScriptedDice())
+    with pytest.raises(RuleError) as caught:
+        advise(contest, a)
+    assert caught.value.key == "error.advice.member_not_chosen" and caught.value.fields == {"name": "B"}

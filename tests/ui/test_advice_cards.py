@@ -114,3 +114,23 @@ def test_a_team_in_its_volunteer_window_is_advised_who_takes_the_hit():
     lines = advice_lines(table, team)
     assert lines == [expected(gm.room, team, "en")]
     assert "Nobody volunteers" in lines[0] and "Monk volunteers to take the hit" in lines[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_table_that_forms_no_teams_is_not_advised_to_team_up(lang):
+    """Issue 22 (found playing 05): a tutorial's table made with ``show_team_builders=False`` offers no
+    "Form a team…", yet the knight's card advised "Team up: …, 72.8% with best play — the best
+    choice". Where the table forms no teams, such a card says that the GM orders the exchanges; the
+    GM's page with the builders keeps the advice."""
+    gm, ann, olaf, spy = room_for_two()
+    gm.act("save_character", data={"name": "Bard", "owner": "p1", "cliches": [{"name": "Bard", "rating": 2}]})
+    bard = gm.room.characters[-1]
+    gm.act("start_contest", name="Brawl", side_a=[olaf.uid, bard.uid], side_b=[spy.uid])
+    plain = ContestTable(actions=Actions(ann), lang=lang, show_team_builders=False)
+    card = Screen(plain).card(olaf.name)
+    assert t("advice.title", lang) not in card.text()
+    assert t("error.advice.exchanges", lang) in card.text()
+    with_builders = ContestTable(actions=Actions(ann), lang=lang)
+    assert advice_lines(with_builders, olaf) == [expected(gm.room, olaf, lang)]
+    plain.show_team_builders = True  # switched on: the advice on teaming up shows
+    assert advice_lines(plain, olaf) == [expected(gm.room, olaf, lang)]

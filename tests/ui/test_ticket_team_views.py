@@ -100,3 +100,26 @@ def test_the_texts_of_a_ticket_team(lang):
     assert member_label(team, knight, tr) == f"Knight — Pie (2) · {tr('team.ticket_gone')} ({tr('team.leader')})"
     assert team_pool_text(team, tr) == tr("team.pool", parts="Knight 2 + Viking", n=3)
     assert team_pool_text(team, tr, sixes=True) == tr("team.pool_sixes", lead="Knight 2", n=2, helpers="Viking")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_individual_beaten_on_a_ticket_shows_the_ticket_spent_and_the_winner_won(lang):
+    """Issue 22 (found playing 07): once a ticket contest ended, a character beaten on its ticket read
+    "defeated" over a full bar, "3 of 3 dice left" (its real cliché: the end had removed the ticket),
+    and the winner still read "in the fight". The card shows the ticket as it stood at the end, marked
+    as gone, and says who won."""
+    from .drivers import Screen
+
+    astronaut, accountant = Character("Astronaut", {"Astronaut": 3}), Character("Accountant", {"Accountant": 3})
+    contest = Contest("Pie", astronaut, accountant, dice=ScriptedDice([[6, 6], [1, 1], [6, 6], [1]]))
+    actions = Actions.local(contest)
+    actions.act("give_tickets")
+    while contest.status == "active":
+        actions.act("roll_round")
+    assert contest.winner == 0 and not accountant.has_cliche("Pie")
+    beaten = Screen(ContestTable(actions=actions, lang=lang)).card("Accountant").text()
+    assert t("contest.dice_left", lang, n=0, of=2) in beaten and t("team.ticket_gone", lang) in beaten
+    assert t("contest.dice_left", lang, n=3, of=3) not in beaten and t("status.defeated", lang) in beaten
+    winner = Screen(ContestTable(actions=actions, lang=lang)).card("Astronaut").text()
+    assert t("contest.dice_left", lang, n=2, of=2) in winner and t("status.won", lang) in winner
+    assert t("status.active", lang) not in winner
