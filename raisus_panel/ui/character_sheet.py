@@ -51,7 +51,8 @@ class CharacterSheet(ComponentBase):
         self._valid = True
         super().__init__(character=character, **params)
         self._load(character)
-        self.param.watch(lambda e: self._load(e.new), "character")
+        self._keep_form = False  # set while the form already shows what ``character`` becomes
+        self.param.watch(lambda e: None if self._keep_form else self._load(e.new), "character")
 
     # -- widgets ----------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -325,6 +326,13 @@ class CharacterSheet(ComponentBase):
             return False
         self._load(char)
         self._dirty = self._typed = True
+        # ``character`` names what Save will write: the room's character of the imported uid, or None
+        # for a new one -- not the character edited before the import
+        self._keep_form = True
+        try:
+            self.character = next((c for c in self.actions.characters if c.uid == char.uid), None)
+        finally:
+            self._keep_form = False
         self._check()
         return True
 

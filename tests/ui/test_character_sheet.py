@@ -163,3 +163,23 @@ def test_an_empty_sheet_switched_to_a_grunt_mob_refuses_nothing_yet():
     s.name("Rats")
     s.name("")
     assert s.error  # the user acted: now the empty name is refused
+
+
+def test_after_an_import_the_sheet_s_character_is_the_one_save_will_write():
+    """Issue 22 (left open): after Import JSON the form showed the imported character while
+    ``sheet.character`` still named the one saved before, so a notebook reading it got the other
+    character. It is now the room's character the import will save over, or None for a new one;
+    Save then makes it the saved character, and the character edited before is unchanged."""
+    gm, ann, olaf, spy = room_for_two()
+    exported = CharacterSheet(character=olaf).to_json()
+    sheet = CharacterSheet(actions=Actions(gm), character=spy, lang="en")
+    s = Sheet(sheet)
+    new = json.dumps({"name": "Sigrid", "cliches": [{"name": "Skald", "rating": 3}]})
+    s.controls("file")[0].value = new.encode("utf-8")
+    assert s.name() == "Sigrid" and sheet.character is None  # a new character, not saved yet
+    s.click(s.t("sheet.save"))
+    sigrid = sheet.character
+    assert sigrid is not None and sigrid.name == "Sigrid" and sigrid in gm.room.characters
+    assert spy.name == "Spy" and spy.cliche("Spy").rating == 3
+    s.controls("file")[0].value = exported.encode("utf-8")  # Olaf's own export: saves over Olaf
+    assert s.name() == "Olaf" and sheet.character is olaf and s.name() == "Olaf"
