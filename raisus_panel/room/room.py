@@ -892,6 +892,10 @@ class LocalRoom(Room):
             verb = "character_updated" if self._same_object(chars[data["uid"]]) else "character_created"
             payloads.append(room_event(verb, character=data))
         payloads += [room_event("contest", contest=contest.uid, event=e) for e in contest.events]
+        if isinstance(contest.dice, CommittedDice) and not contest.dice.revealed:
+            # its seed, durable before the log holds its commitment: else the first roll renews the
+            # dice, and a card that showed this commitment showed dice never rolled
+            self._keep_secret(contest.dice)
         events = self._record(payloads, "adopt")
         if current is not None:
             self._state.close_contest(events[0]["summary"])

@@ -302,3 +302,24 @@ def test_verify_takes_a_room_or_its_session():
     gm.act("action_check", character=uid, cliche="Fencer", tn=5)
     gm.act("reveal_checks")
     assert [c.ok for c in verify(gm)] == [c.ok for c in verify(gm.room)] == [True]
+
+
+def test_an_adopted_contest_rolls_under_the_commitment_it_showed():
+    """Issue 22 (found playing 13 in JupyterLab): a notebook's ``Actions.local(Contest(...,
+    dice=CommittedDice()))`` showed a commitment on the Fair dice card, and the first roll revealed
+    that seed and committed to a new one before rolling: the dice shown were never the dice rolled.
+    The room keeps an adopted contest's seed, so round 1 rolls under the commitment shown."""
+    from raisus_panel.rules import Character, CommittedDice, Contest
+    from raisus_panel.ui import Actions
+
+    contest = Contest("Bridge", Character("Knight", {"Knight": 4}), Character("Ogre", {"Ogre": 5}),
+                      dice=CommittedDice())
+    shown = contest.dice.commitment
+    actions = Actions.local(contest)
+    actions.act("roll_round")
+    kinds = [e["type"] for e in contest.events]
+    assert kinds == ["contest_started", "dice_committed", "round_decided"], kinds
+    assert contest.dice.commitment == shown and not contest.dice.revealed
+    actions.act("reveal_dice")
+    [check] = [c for c in verify(actions.room.export_json()) if c.kind == "contest"]
+    assert check.ok and [c["commitment"] for c in check.commitments] == [shown]
