@@ -196,6 +196,15 @@ def _refuse(message: str, key: str, **fields: Any) -> RuleError:
     return RuleError(message, key=key, **fields)
 
 
+def exchanges_refusal(*, team_hint: bool = False) -> RuleError:
+    """The refusal for a side of several units: the GM orders their exchanges; ``team_hint`` adds
+    that a team of them would fight as one unit (for a side of characters that could team up)."""
+    message = "The advisor rates one unit a side; with several, the GM orders the exchanges."
+    if team_hint:
+        return _refuse(message + " Form a team to fight as one unit.", "error.advice.exchanges_team")
+    return _refuse(message, "error.advice.exchanges")
+
+
 def _teamable(units: list[Any]) -> bool:
     """Whether ``units`` are all characters that may team up (not teams, not grunt mobs)."""
     return all(isinstance(u, Character) and not isinstance(u, GruntMob) for u in units)
@@ -217,11 +226,7 @@ def _units(contest: Any, unit: Any) -> tuple[str, int, Any, Any]:
                       "error.advice.out", name=obj.name)
     mine, theirs = contest.active_units(side), contest.active_units(1 - side)
     if (len(mine) != 1 or len(theirs) != 1) and not _forming(contest, obj, mine, theirs):
-        if len(mine) > 1 and _teamable(mine):  # a team of them would be one unit: say so
-            raise _refuse("The advisor rates one unit a side; with several, the GM orders the exchanges. "
-                          "Form a team to fight as one unit.", "error.advice.exchanges_team")
-        raise _refuse("The advisor rates one unit a side; with several, the GM orders the exchanges.",
-                      "error.advice.exchanges")
+        raise exchanges_refusal(team_hint=len(mine) > 1 and _teamable(mine))  # a team of them: one unit
     return uid, side, obj, theirs[0]
 
 

@@ -14,6 +14,7 @@ from typing import Callable
 
 from raisus_panel.i18n import translate
 from raisus_panel.rules import Advice, RuleError
+from raisus_panel.rules.advisor import exchanges_refusal
 
 from ._base import esc, percent
 
@@ -39,8 +40,7 @@ def without_teaming(found: Advice | RuleError) -> Advice | RuleError:
     teaming = isinstance(found, RuleError) and found.key in ("error.advice.exchanges_team",
                                                              "error.advice.member_not_chosen")
     if teaming or isinstance(found, Advice) and all(c.command == "form_team" for c in found.choices):
-        return RuleError("The advisor rates one unit a side; with several, the GM orders the exchanges.",
-                         key="error.advice.exchanges")
+        return exchanges_refusal()
     return found
 
 

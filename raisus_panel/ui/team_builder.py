@@ -66,8 +66,8 @@ class TeamBuilder(ComponentBase):
         self._form = Button(**style("primary"), disabled=True)
         self._form.on_click(lambda e: self.form())
         self.param.watch(lambda e: self._refresh_now(), "side")
-        self._layout = pn.Column(self._title, self._teams, self._note, self._none_left, self._members_title, self._members,
-                                 self._rows_box,
+        self._layout = pn.Column(self._title, self._teams, self._note, self._none_left,
+                                 self._members_title, self._members, self._rows_box,
                                  self._leader, self._team_name, self._preview, self._form,
                                  self._error,
                                  sizing_mode="stretch_width")
