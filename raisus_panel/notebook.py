@@ -19,7 +19,7 @@ from pyviz_comms import JupyterComm
 
 from raisus_panel import i18n, upstream
 
-__all__ = ["extension", "fix_panel", "NO_ECHO_JS", "NO_ECHO_WIDGETS_JS", "MainThreadComm", "OrderedComm"]
+__all__ = ["extension", "fix_panel", "NO_ECHO_JS", "NO_ECHO_WIDGETS_JS", "ENTER_COMMITS_JS", "MainThreadComm", "OrderedComm"]
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +82,26 @@ NO_ECHO_WIDGETS_JS = """
 })()
 """
 
+#: JupyterLab 4's "input guard" (its application's keydown handler) cancels the ``beforeinput`` of
+#: Enter (``insertLineBreak``) in any element inside a notebook cell, so that Enter pressed for a
+#: shortcut adds no line break. In a one-line field that also cancels what Enter does there, commit the
+#: field: Bokeh's number fields (which send on ``change``), a character sheet's ratings among them, sent
+#: nothing until they lost focus. This listener, once per page, commits a one-line field itself when,
+#: and only when, JupyterLab cancelled its Enter: it does nothing where Enter goes through (a served
+#: page, or a JupyterLab without the guard). tests/jupyterlab/test_notebook_views.py checks that the
+#: guard still cancels, and that Enter sends.
+ENTER_COMMITS_JS = """
+(function () {
+  if (window.__raisus_enter_commits) return;
+  window.__raisus_enter_commits = true;
+  window.addEventListener("beforeinput", function (event) {
+    const field = event.composedPath()[0];  // the field itself, inside its widget's shadow root
+    if (event.inputType === "insertLineBreak" && event.defaultPrevented && field instanceof HTMLInputElement)
+      field.dispatchEvent(new Event("change", {bubbles: true}));
+  });
+})();
+"""
+
 #: Waits for BokehJS and Panel to load in the page (the load output runs asynchronously), then
 #: installs :data:`NO_ECHO_JS` and :data:`NO_ECHO_WIDGETS_JS` and hides the "run the notebook" notice.
 #: It also starts the script that draws greyed controls' reasons under them (``ui.kit.WHY_SCRIPT``): on
@@ -95,6 +115,7 @@ _READY_JS = """
   const fresh = Math.abs(Date.now() - %(made)d) <= %(fresh_ms)d;  // not a saved output opened again
   let tries = 0;
   (function () { %(why)s })();  // greyed controls' reasons, drawn under them (ui/_base.py WHY_SCRIPT)
+  %(enter)s  // Enter commits a field, as outside JupyterLab (ENTER_COMMITS_JS)
   function ready() {
     if (%(widgets)s && %(shim)s) {
       if (notice && fresh) notice.style.display = "none";
@@ -502,6 +523,7 @@ def _notice_html() -> str:
     texts = "<br>".join(html.escape(i18n.t("notebook.run_first", lang)) for lang in i18n.LANGUAGES)
     from raisus_panel.ui.kit import WHY_SCRIPT  # the ui imports panel's notebook glue: imported late
     script = _READY_JS % {"id": json.dumps(element), "shim": NO_ECHO_JS.strip(), "why": WHY_SCRIPT.strip(),
+                          "enter": ENTER_COMMITS_JS.strip(),
                           "widgets": _widgets_shim(), "made": int(time.time() * 1000),
                           "fresh_ms": FRESH_SECONDS * 1000}
     return (f'<div id="{element}" class="raisus-notice" style="padding: 0.5em 0.8em; border-left: 4px solid '

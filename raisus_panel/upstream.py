@@ -22,6 +22,10 @@ notebook.NO_ECHO_JS       panel: the page sends back the      tests/jupyterlab/t
                           changes it just received
 NO_ECHO_WIDGETS_JS        jupyter_bokeh: the same, for the    tests/jupyterlab/test_panel_fixes.py
                           ipywidgets view
+ENTER_COMMITS_JS          jupyterlab: Enter in a field inside tests/jupyterlab/test_notebook_views.py
+                          a cell is cancelled (its input
+                          guard), so the field is not sent;
+                          acts only when JupyterLab cancels
 wire.short_errors         bokeh: a refused message's whole    tests/room_served/test_hostile_messages.py
                           traceback in the server log
 wire.lean_serialisation   bokeh: every default property sent  tests/room_served/test_lean_serialisation.py

@@ -135,3 +135,43 @@ def test_a_saved_notebook_opened_without_running_says_to_run_it(lab, lab_server)
     for lang in ("ko", "en"):
         expect(page.output(0).get_by_text(t("notebook.run_first", lang))).to_be_visible()
     shot(page.page, "jupyterlab-saved-notebook-notice")
+
+
+#: Presses Enter in an ``<input>`` made in output ``cell`` of the page; says whether JupyterLab
+#: cancelled the Enter (its input guard) and whether the field then committed (``change``).
+_ENTER_IN_A_CELL_JS = """async (output) => {
+  const field = document.createElement('input');
+  output.prepend(field);
+  const seen = {cancelled: null, committed: false};
+  window.addEventListener('beforeinput', e => { if (e.target === field) seen.cancelled = e.defaultPrevented; });
+  field.addEventListener('change', () => { seen.committed = true; });
+  window.__raisus_probe = seen;
+  field.id = 'raisus-enter-probe';
+}"""
+
+
+def test_enter_sends_a_number_field(lab):
+    """Issue 22: a rating typed into a character sheet, then Enter, reached the kernel only once the
+    field lost focus. JupyterLab cancels Enter's ``beforeinput`` in every cell (its input guard), and
+    with it the field's commit; ``notebook.ENTER_COMMITS_JS`` commits the field then."""
+    nb = lab("stale_views.ipynb")
+    nb.run_all()
+    nb.settle()
+    # upstream: JupyterLab still cancels Enter in a field inside a cell (when this fails, the shim can go)
+    nb.output(FIRST).evaluate(_ENTER_IN_A_CELL_JS)
+    probe = nb.page.locator("#raisus-enter-probe")
+    probe.fill("3")
+    probe.press("Enter")
+    assert nb.page.evaluate("window.__raisus_probe") == {"cancelled": True, "committed": True}
+    # the sheet's rating field: typed, then Enter, with the focus still in the field
+    fields = nb.output(FIRST).locator("input:not([type=file])")
+    values = [fields.nth(i).input_value() for i in range(fields.count())]
+    rating = fields.nth(values.index("8"))  # 잭's 해적 (8): its rating, then its current score
+    assert nb.kernel_json("sheet.draft()['cliches'][0]['rating']") == 8
+    rating.scroll_into_view_if_needed()
+    rating.fill("5")
+    rating.press("Enter")
+    nb.settle()
+    assert rating.evaluate("el => el.getRootNode().activeElement === el"), "the field kept the focus"
+    assert nb.kernel_json("sheet.draft()['cliches'][0]['rating']") == 5
+    assert nb.errors() == [] and nb.bokeh_errors() == []

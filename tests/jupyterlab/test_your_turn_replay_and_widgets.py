@@ -287,7 +287,7 @@ def test_12_the_slider_drives_the_sheet_and_the_sheet_the_slider(lab, lang):
     # 3. the other way round: the Viking's rating changed on Olaf's sheet; nothing is sent before "Save"
     rating_field.scroll_into_view_if_needed()
     rating_field.fill("3")
-    rating_field.blur()
+    rating_field.press("Enter")
     nb.settle()
     expect(current_field).to_have_value("3")
     assert nb.kernel_json("sheets[0].draft()['cliches'][0]") == {"name": "바이킹", "rating": 3, "current": 3}

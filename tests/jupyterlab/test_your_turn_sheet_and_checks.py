@@ -57,12 +57,14 @@ def english_copies(lab_server):
 
 
 def type_in(nb: Lab, field, value) -> None:
-    """Type ``value`` into a text or number field and leave it, as a person does, so the value reaches
-    the kernel (Bokeh sends a field's value on its change event; in JupyterLab, Enter is the
-    notebook's key and sends nothing)."""
+    """Type ``value`` into a field as a person does: a one-line field is sent with Enter (in JupyterLab
+    through ``notebook.ENTER_COMMITS_JS``); a text area, where Enter starts a new line, once left."""
     field.scroll_into_view_if_needed()
     field.fill(str(value))
-    field.blur()
+    if field.evaluate("el => el.tagName") == "TEXTAREA":
+        field.blur()
+    else:
+        field.press("Enter")
     nb.settle()
 
 
