@@ -139,8 +139,8 @@ def cliche_html(contest, u, t) -> str:
 
 def unit_head_html(contest, u, t, color: str | None = None, *, mine: bool = False, cliche: bool = False) -> str:
     """A unit's card head: its colour, name, kind and status (a unit that is out says so, in words); a
-    team's leader, pool and revenge bonus; an individual's dice left and pool; whether it waits for the
-    GM's approval. ``color`` sets the unit's colour here (else the card around it sets it); ``mine``
+    team's leader, pool and revenge bonus; an individual's dice left and, until the end, the dice it
+    rolls; whether it waits for the GM's approval. ``color`` sets the unit's colour here (else the card around it sets it); ``mine``
     marks it as the reader's own (:func:`mine_badge`); ``cliche`` adds its chosen cliché in words
     (:func:`cliche_html`), for a card that shows no picker."""
     out = unit_out(contest, u)
@@ -158,7 +158,7 @@ def unit_head_html(contest, u, t, color: str | None = None, *, mine: bool = Fals
             bits.append(esc(t("contest.team_inappropriate")))
     else:
         left = dice_left_html(contest, u, t)
-        if contest.chosen(u.uid) is not None and contest.is_active(u.uid):
+        if contest.chosen(u.uid) is not None and contest.is_active(u.uid) and contest.status != "ended":
             left += (" · " if left else "") + esc(t("contest.pool", n=contest.pool(u.uid)))
         if left:
             bits.append(left)

@@ -123,3 +123,25 @@ def test_an_individual_beaten_on_a_ticket_shows_the_ticket_spent_and_the_winner_
     winner = Screen(ContestTable(actions=actions, lang=lang)).card("Astronaut").text()
     assert t("contest.dice_left", lang, n=2, of=2) in winner and t("status.won", lang) in winner
     assert t("status.active", lang) not in winner
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_after_the_end_no_card_says_how_many_dice_it_rolls(lang):
+    """Issue 22 (seen at the end of 05 and 07): the winner's card still read "Rolls 2 dice" once the
+    contest was over, as if another roll were coming. Its dice left stay; the pool is gone."""
+    from .drivers import Screen
+
+    knight, ogre = Character("Knight", {"Knight": 2}), Character("Ogre", {"Ogre": 1})
+    contest = Contest("Bridge", knight, ogre, dice=ScriptedDice([[6, 6], [1]]))
+    actions = Actions.local(contest)
+    actions.act("choose", unit=knight.uid, cliche="Knight")
+    actions.act("choose", unit=ogre.uid, cliche="Ogre")
+    table = ContestTable(actions=actions, lang=lang)
+    rolls = "· " + t("contest.pool", lang, n=2)  # after the dice left ("주사위 2개 중 2개 남음 · 주사위 2개")
+    assert rolls in Screen(table).card("Knight").text()  # before the end: it rolls 2
+    actions.act("roll_round")
+    assert contest.status == "ended" and contest.winner == 0
+    for screen in (Screen(table), Screen(ContestTable(actions=actions, lang=lang))):  # watching, and built after
+        winner = screen.card("Knight").text()
+        assert t("status.won", lang) in winner and t("contest.dice_left", lang, n=2, of=2) in winner
+        assert rolls not in winner
