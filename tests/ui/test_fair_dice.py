@@ -141,3 +141,23 @@ def test_the_browsers_seed_is_mixed_in_by_itself_once_and_never_over_the_players
     before = len(gm.room.visible_events(Actor.gm()))
     component._mix_in_browser_seed()              # too late: refused quietly, nothing changed
     assert len(gm.room.visible_events(Actor.gm())) == before and fair.error is None
+
+
+def test_in_a_notebook_the_revealed_card_points_at_what_the_notebook_has():
+    """Issue 22 (13 in JupyterLab): once revealed, the card sent a learner to "the Log tab", which a
+    notebook has not. It names the round log, and a RoundLog on the same table shows the check."""
+    from raisus_panel.i18n import t
+    from raisus_panel.rules import Character, CommittedDice, Contest
+    from raisus_panel.ui import RoundLog
+
+    for lang in ("en", "ko"):
+        game = Contest("Duel", Character("Olaf", {"Viking": 4}), Character("Jack", {"Pirate": 3}), dice=CommittedDice())
+        actions = Actions.local(game)
+        fair, log = Fair(FairDice(actions=actions, lang=lang)), Screen(RoundLog(actions=actions, lang=lang))
+        actions.act("roll_round")
+        fair.click(t("fair.reveal_dice", lang))
+        assert fair.shows(t("fair.revealed", lang))
+        assert t("log.title", lang).lower() in t("fair.revealed", lang).lower()  # "round log", "라운드 기록"
+        assert "Log tab" not in t("fair.revealed", lang) and "기록 탭" not in t("fair.revealed", lang)
+        [check] = verify(game)
+        assert check.status == "verified" and log.shows(t("log.dice_verified", lang, rolls=check.rolls, dice=check.dice))
