@@ -37,7 +37,7 @@ def test_no_module_of_the_room_but_the_declarations_names_a_command():
 
 
 def test_the_tables_are_read_from_the_declarations():
-    assert set(ARGUMENTS) == set(COMMANDS) and len(COMMANDS) == 28
+    assert set(ARGUMENTS) == set(COMMANDS)
     assert STATE_BOUND == {name for name, spec in COMMANDS.items() if spec.state_bound}
     assert set(GM_ONLY) == {name for name, spec in COMMANDS.items() if spec.players is None}
     assert {"roll_round", "undo", "open_round"} <= STATE_BOUND and "choose" not in STATE_BOUND
@@ -132,3 +132,23 @@ def test_room_events_are_made_by_their_one_constructor():
                     and v.value in ROOM_EVENT_TYPES for k, v in zip(node.keys, node.values)):
                 literals.append(f"{path.name}:{node.lineno}")
     assert literals == []  # each is room_event(kind, ...), checked against ROOM_EVENT_FIELDS
+
+
+def test_the_written_permission_table_names_every_command_as_declared():
+    """The room.commands docstring's table of what a player may, and its list of the GM's own, are
+    written by hand: each command is in the one its declaration says (issue 23's audit found the
+    command count hard-coded here instead)."""
+    import re
+
+    import raisus_panel.room.commands as commands
+
+    doc = commands.__doc__
+    table = doc.split("a player may ...", 1)[1].split("GM only:", 1)[0]
+    rows = [re.match(r"\w+(, \w+)*", line).group() for line in table.splitlines()
+            if line and not line.startswith(("=", " ", "command"))]
+    written_player = {name for row in rows for name in row.split(", ")}
+    gm_list = doc.split("GM only:", 1)[1].split("and the secret", 1)[0]
+    written_gm = set(re.findall(r"``(\w+)``", gm_list))
+    assert written_player == {name for name, spec in COMMANDS.items() if spec.players is not None}
+    assert written_gm == set(GM_ONLY)
+    assert written_player | written_gm == set(COMMANDS)
