@@ -30,7 +30,6 @@ import argparse
 import os
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -44,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from raisus_panel.i18n import t  # noqa: E402
 from raisus_panel.room import RoomRegistry, SQLiteStore  # noqa: E402
+from tests.wire import free_port  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 SIDE_A = (("아린", "기사", 4), ("Olaf", "Viking", 4), ("Squire Tim", "Squire", 2), ("Brother Monk", "Monk", 3))
@@ -80,12 +80,6 @@ def cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def seed(db: str) -> tuple[str, str, list[str]]:
