@@ -499,15 +499,20 @@ def fix_panel() -> bool:
     return all(fixed)
 
 
+def _no_echo_shim() -> str:
+    """:data:`NO_ECHO_JS` for the Panel it was written for; nothing (``true``: ready) for another one."""
+    if not upstream.tested("panel"):
+        upstream.warn_untested("panel", "raisus_panel's NO_ECHO_JS", log)
+        return "true"
+    return NO_ECHO_JS.strip()
+
+
 def _widgets_shim() -> str:
     """:data:`NO_ECHO_WIDGETS_JS` for the jupyter_bokeh it was written for; nothing for another one."""
-    try:
-        from jupyter_bokeh import __version__ as version
-    except ImportError:  # no pn.ipywidget without it: nothing to fix
+    if upstream.version("jupyter_bokeh") is None:  # no pn.ipywidget without it: nothing to fix
         return "true"
     if not upstream.tested("jupyter_bokeh"):
-        log.warning("raisus_panel's fix of pn.ipywidget was written for jupyter_bokeh %s, not %s: not applied",
-                    upstream.TESTED["jupyter_bokeh"] + "x", version)
+        upstream.warn_untested("jupyter_bokeh", "raisus_panel's fix of pn.ipywidget", log)
         return "true"
     return NO_ECHO_WIDGETS_JS.strip()
 
@@ -522,7 +527,7 @@ def _notice_html() -> str:
     element = f"raisus-notice-{uuid.uuid4().hex}"
     texts = "<br>".join(html.escape(i18n.t("notebook.run_first", lang)) for lang in i18n.LANGUAGES)
     from raisus_panel.ui.kit import WHY_SCRIPT  # the ui imports panel's notebook glue: imported late
-    script = _READY_JS % {"id": json.dumps(element), "shim": NO_ECHO_JS.strip(), "why": WHY_SCRIPT.strip(),
+    script = _READY_JS % {"id": json.dumps(element), "shim": _no_echo_shim(), "why": WHY_SCRIPT.strip(),
                           "enter": ENTER_COMMITS_JS.strip(),
                           "widgets": _widgets_shim(), "made": int(time.time() * 1000),
                           "fresh_ms": FRESH_SECONDS * 1000}

@@ -5,6 +5,8 @@ on the versions in :data:`TESTED` (:func:`tested`; on any other it stays off and
 package's bounds in ``pyproject.toml`` allow only those versions (``tests/test_upstream.py`` holds
 the two together), and each has a test that fails when the upstream behaviour it relies on changes.
 To raise a bound: run those tests on the new version, then change :data:`TESTED` and the bound.
+One hook needs no version: ``ENTER_COMMITS_JS`` acts only on an Enter that JupyterLab has just
+cancelled, so where JupyterLab no longer does, it does nothing.
 
 ========================  ==================================  =============================================
 hook                      package: the upstream behaviour     its test

@@ -318,6 +318,19 @@ def test_the_widgets_shim_follows_the_jupyter_bokeh_it_was_written_for(monkeypat
     assert upstream.tested("jupyter_bokeh")
     assert _bound("jupyter_bokeh") == "jupyter_bokeh>=4,<5"
     monkeypatch.setattr(jupyter_bokeh, "__version__", "5.0.0")
+    monkeypatch.setattr(upstream, "_warned", set())
     with caplog.at_level("WARNING", logger="raisus_panel.notebook"):
         page = notebook._notice_html()
     assert "_change_event" not in page and "jupyter_bokeh 4.x, not 5.0.0" in caplog.text
+
+
+def test_the_no_echo_shim_follows_the_panel_it_was_written_for(monkeypatch, caplog):
+    """Issue 22: NO_ECHO_JS patched Panel's CommManager on any Panel; it reads a private of 1.9's."""
+    assert "proto._document_changed" in notebook._notice_html()
+    monkeypatch.setattr(pn, "__version__", "1.10.0")
+    monkeypatch.setattr(upstream, "_warned", set())
+    with caplog.at_level("WARNING", logger="raisus_panel.notebook"):
+        page = notebook._notice_html()
+        notebook._notice_html()  # a re-run of the first cell: said once
+    assert "proto._document_changed" not in page
+    assert caplog.text.count("NO_ECHO_JS was written for panel 1.9.x, not 1.10.0") == 1
