@@ -334,3 +334,78 @@ def test_the_no_echo_shim_follows_the_panel_it_was_written_for(monkeypatch, capl
         notebook._notice_html()  # a re-run of the first cell: said once
     assert "proto._document_changed" not in page
     assert caplog.text.count("NO_ECHO_JS was written for panel 1.9.x, not 1.10.0") == 1
+
+
+# -- MainThreadComm: an output's messages handled on the kernel's main thread, in order ----------------
+class _PageComm:
+    """The kernel's comm object for one output, as ipykernel hands it to a target: an id, and the
+    handler the output registers for what the page sends."""
+
+    def __init__(self, comm_id: str):
+        self.comm_id = comm_id
+        self.handler = None
+        self.replies: list[str] = []
+
+    def on_msg(self, handler):
+        self.handler = handler
+
+    def send(self, data=None, metadata=None, buffers=None):
+        self.replies.append(metadata["msg_type"])
+
+
+def _message(n: int) -> dict:
+    return {"content": {"data": {"n": n}}, "buffers": []}
+
+
+@pytest.fixture
+def main_thread_comm(monkeypatch):
+    """A MainThreadComm whose messages are recorded with the thread that handled them, on a real
+    tornado IOLoop run by this (the main) thread, as the kernel's is."""
+    import threading
+
+    from tornado.ioloop import IOLoop
+
+    loop = IOLoop()
+    monkeypatch.setattr(notebook.MainThreadComm, "_loop", loop)
+    monkeypatch.setattr(notebook.MainThreadComm, "_early", {})
+    handled: list[tuple[int, bool]] = []
+    comm = notebook.MainThreadComm.__new__(notebook.MainThreadComm)
+    on_main = threading.main_thread
+    Comm.__init__(comm, on_msg=lambda msg: handled.append((msg["n"], threading.current_thread() is on_main())))
+    yield SimpleNamespace(comm=comm, loop=loop, handled=handled)
+    loop.close()
+
+
+def test_main_thread_comm_handles_a_subshells_messages_on_the_main_thread_in_order(main_thread_comm):
+    """Issue 22 left MainThreadComm without a test of its own: what a comm thread (JupyterLab's
+    subshell) receives runs on the main thread's loop, one after another, in the order it came."""
+    import threading
+
+    nb = main_thread_comm
+    page = _PageComm("output-1")
+    nb.comm._handle_open(page, {"content": {}})
+
+    def subshell():
+        for n in range(50):
+            page.handler(_message(n))
+        nb.loop.add_callback(nb.loop.stop)
+
+    worker = threading.Thread(target=subshell)
+    worker.start()
+    worker.join()
+    assert nb.handled == [], "nothing of Panel's ran on the comm thread"
+    nb.loop.start()
+    assert nb.handled == [(n, True) for n in range(50)]
+    assert page.replies == ["Ready"] * 50  # each acknowledged, so the page sends on
+
+
+def test_main_thread_comm_handles_early_messages_first_when_its_comm_opens(main_thread_comm):
+    """Messages the page sent before the kernel opened the comm (kept by _keep_early_messages) are
+    handled first, in order, then the later ones."""
+    nb = main_thread_comm
+    notebook.MainThreadComm._early["output-2"] = [_message(0), _message(1)]
+    page = _PageComm("output-2")
+    nb.comm._handle_open(page, {"content": {}})  # on the main thread: handled at once
+    page.handler(_message(2))
+    assert nb.handled == [(0, True), (1, True), (2, True)] and page.replies == ["Ready"] * 3
+    assert "output-2" not in notebook.MainThreadComm._early
