@@ -1,7 +1,8 @@
 """Issue 22: "Take the hit" pressed in Chromium. With the "leader assigns" option, right after her team
 lost a round, Ann (who plays its leader) hands the hit on to Squire Tim from her own served page: the
 leader gets her die back, Tim loses one, the log says so, and the button is greyed with its reason --
-in English and Korean. The rolls are the room's own committed dice, rolled until the team loses."""
+in English and Korean. The rolls are the room's own committed dice, rolled until the team loses. With
+both her characters in the team, the team builder then says that no other team can form."""
 
 from __future__ import annotations
 
@@ -88,6 +89,13 @@ def test_the_leader_hands_the_hit_on_from_her_own_page(served, new_page, lang):
         expect(card).to_contain_text(line, timeout=10_000)
     expect(tims).to_be_disabled()  # the hit is handed on once
     shot(page, f"take-the-hit-after-{lang}")
+    # both her characters are in the team: the team builder says no other team can form (no empty list)
+    page.get_by_role("button", name=tr("contest.teams", lang), exact=True).click()
+    expect(page.get_by_text(tr("team.none_left", lang)).first).to_be_visible()
+    pick_two = page.get_by_text(tr("team.pick_two", lang))
+    expect(pick_two).to_have_count(2)  # in both sides' builders, but not shown
+    assert [pick_two.nth(i).is_visible() for i in range(2)] == [False, False]
+    shot(page, f"team-builder-none-left-{lang}")
     # and the log says who took it
     page.locator(".bk-tab", has_text=tr("dashboard.tab.log", lang)).first.click()
     said = tr("log.loss_assigned", lang, name="Squire Tim", n="")
