@@ -40,6 +40,10 @@ HERE = Path(__file__).resolve().parent
 #: Kernels, cells and JupyterLab itself are slow on a 2-core machine that also runs the browser.
 TIMEOUT_MS = 120_000
 
+#: A notebook saved after Run All stays well under a megabyte: its views' own outputs, not BokehJS and
+#: Panel (6 MB per notebook, inlined before issue 22).
+MAX_SAVED_BYTES = 1_000_000
+
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
@@ -275,6 +279,18 @@ class Lab:
             timeout=timeout)
         self.wait_idle(timeout)
         self.settle()
+
+    def save(self) -> int:
+        """Save the notebook as a learner does (Ctrl+S); the size of the file on disk, in bytes."""
+        path = self.server.root / self.name
+        before = path.stat().st_mtime_ns
+        self.command("docmanager:save")
+        self.page.wait_for_function(f"() => !{_APP}.shell.currentWidget.context.model.dirty", timeout=60_000)
+        for _ in range(600):
+            if path.stat().st_mtime_ns != before:
+                break
+            time.sleep(0.1)
+        return path.stat().st_size
 
     def settle(self) -> None:
         """Wait until the page and the kernel have handled everything sent so far, both ways.

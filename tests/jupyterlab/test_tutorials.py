@@ -15,7 +15,7 @@ import pytest
 
 from raisus_panel.i18n import t
 
-from .conftest import Lab, shot
+from .conftest import MAX_SAVED_BYTES, Lab, shot
 from .views import PAGE_JS, PROPS, differences
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,3 +64,7 @@ def test_a_tutorial_runs_clean_and_every_view_follows_its_kernel(lab, path):
         if click_first_enabled(nb, UNDO):
             agree(nb, "after an undo")
     shot(nb.page, f"jupyterlab-tutorial-{Path(path).stem}")
+    # saved now, it stays small: its views' outputs, not BokehJS and Panel (6 MB each before; issue 22)
+    size = nb.save()
+    print(f"{Path(path).name} saved after Run All and clicks: {size} bytes")
+    assert size < MAX_SAVED_BYTES, f"{Path(path).name} saved is {size} bytes"
