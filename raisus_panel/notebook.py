@@ -86,18 +86,28 @@ NO_ECHO_WIDGETS_JS = """
 #: Enter (``insertLineBreak``) in any element inside a notebook cell, so that Enter pressed for a
 #: shortcut adds no line break. In a one-line field that also cancels what Enter does there, commit the
 #: field: Bokeh's number fields (which send on ``change``), a character sheet's ratings among them, sent
-#: nothing until they lost focus. This listener, once per page, commits a one-line field itself when,
-#: and only when, JupyterLab cancelled its Enter: it does nothing where Enter goes through (a served
-#: page, or a JupyterLab without the guard). tests/jupyterlab/test_notebook_views.py checks that the
-#: guard still cancels, and that Enter sends.
+#: nothing until they lost focus; in a text area (a character's description) Enter made no new line.
+#: This listener, once per page, does what Enter does -- commits a one-line field, or starts a new line
+#: in a text area -- when, and only when, JupyterLab cancelled it: it does nothing where Enter goes
+#: through (a served page, or a JupyterLab without the guard). tests/jupyterlab/test_notebook_views.py
+#: checks that the guard still cancels, and that Enter sends and starts new lines.
 ENTER_COMMITS_JS = """
 (function () {
   if (window.__raisus_enter_commits) return;
   window.__raisus_enter_commits = true;
+  let plainEnter = false;  // Enter with no modifier: Shift+Enter and the like are JupyterLab's keys
+  window.addEventListener("keydown", function (event) {
+    plainEnter = event.key === "Enter" && !(event.shiftKey || event.ctrlKey || event.altKey || event.metaKey);
+  }, true);
   window.addEventListener("beforeinput", function (event) {
+    if (event.inputType !== "insertLineBreak" || !event.defaultPrevented) return;  // JupyterLab let it be
     const field = event.composedPath()[0];  // the field itself, inside its widget's shadow root
-    if (event.inputType === "insertLineBreak" && event.defaultPrevented && field instanceof HTMLInputElement)
+    if (field instanceof HTMLInputElement) {
       field.dispatchEvent(new Event("change", {bubbles: true}));
+    } else if (field instanceof HTMLTextAreaElement && plainEnter) {  // the new line it was pressed for
+      field.setRangeText("\\n", field.selectionStart, field.selectionEnd, "end");
+      field.dispatchEvent(new Event("input", {bubbles: true}));
+    }
   });
 })();
 """

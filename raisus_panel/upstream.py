@@ -26,7 +26,7 @@ NO_ECHO_WIDGETS_JS        jupyter_bokeh: the same, for the    tests/jupyterlab/t
                           ipywidgets view
 ENTER_COMMITS_JS          jupyterlab: Enter in a field inside tests/jupyterlab/test_notebook_views.py
                           a cell is cancelled (its input
-                          guard), so the field is not sent;
+                          guard): no commit, no new line;
                           acts only when JupyterLab cancels
 wire.short_errors         bokeh: a refused message's whole    tests/room_served/test_hostile_messages.py
                           traceback in the server log

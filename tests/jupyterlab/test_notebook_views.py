@@ -152,8 +152,9 @@ _ENTER_IN_A_CELL_JS = """async (output) => {
 
 def test_enter_sends_a_number_field(lab):
     """Issue 22: a rating typed into a character sheet, then Enter, reached the kernel only once the
-    field lost focus. JupyterLab cancels Enter's ``beforeinput`` in every cell (its input guard), and
-    with it the field's commit; ``notebook.ENTER_COMMITS_JS`` commits the field then."""
+    field lost focus, and Enter made no new line in its description. JupyterLab cancels Enter's
+    ``beforeinput`` in every cell (its input guard), and with it the field's commit or new line;
+    ``notebook.ENTER_COMMITS_JS`` does what Enter does then."""
     nb = lab("stale_views.ipynb")
     nb.run_all()
     nb.settle()
@@ -174,4 +175,14 @@ def test_enter_sends_a_number_field(lab):
     nb.settle()
     assert rating.evaluate("el => el.getRootNode().activeElement === el"), "the field kept the focus"
     assert nb.kernel_json("sheet.draft()['cliches'][0]['rating']") == 5
+    # the description, a text area: Enter starts a new line there, as anywhere else
+    description = nb.output(FIRST).get_by_label(t("sheet.description", "ko"), exact=True)
+    description.scroll_into_view_if_needed()
+    description.fill("")
+    description.press_sequentially("해적")
+    description.press("Enter")
+    description.press_sequentially("선장")
+    description.blur()
+    nb.settle()
+    assert nb.kernel_json("sheet.draft()['description']") == "해적\n선장"
     assert nb.errors() == [] and nb.bokeh_errors() == []
