@@ -133,12 +133,20 @@ def _volunteer(actions, contest) -> Step | None:
         if window["leader_down"]:
             return Step("what_now.gm.volunteer", {"team": team.name}, note="what_now.note.no_volunteer_leader_down",
                         note_fields={"team": team.name, "leader": team.lead.name})
-        return Step("what_now.gm.volunteer", {"team": team.name}, note="what_now.note.no_volunteer",
-                    note_fields={"leader": team.lead.name})
+        # with the "leader assigns" option the hit can also be handed on: say so where the buttons are
+        note = "what_now.note.no_volunteer_hand_on" if _hand_on(actions, team) else "what_now.note.no_volunteer"
+        return Step("what_now.gm.volunteer", {"team": team.name}, note=note, note_fields={"leader": team.lead.name})
     mine = [m for m in team.members if _ok(actions, "volunteer", member=m.uid)]
     if mine:
-        return Step("what_now.you.volunteer", {"team": team.name}, "volunteer", {"member": mine[0].uid})
+        note = "what_now.note.hand_on" if _hand_on(actions, team) else None
+        return Step("what_now.you.volunteer", {"team": team.name}, "volunteer", {"member": mine[0].uid},
+                    note=note, note_fields={"leader": team.lead.name})
     return None  # not this player's team: their next step is the round's
+
+
+def _hand_on(actions, team) -> bool:
+    """Whether this person may hand the team's hit on to a member other than its leader now."""
+    return any(_ok(actions, "assign_loss", member=m.uid) for m in team.members if m.uid != team.lead.uid)
 
 
 def _active(contest) -> list:

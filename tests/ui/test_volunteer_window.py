@@ -29,3 +29,30 @@ def test_monks_player_is_offered_the_window_and_the_contest_goes_on():
     gunnar_now = next(c for c in contest.characters() if c.uid == gunnar.uid)
     assert (gunnar_now.cliche("Skald").current, monk_now.cliche("Monk").current) == (1, 0)
     assert contest.status == "active"
+
+
+def test_with_leader_assigns_the_line_says_the_hit_can_be_handed_on():
+    """Issue 22 (seen pressing "Take the hit" served): after a lost round the what-now line said only
+    that a member may volunteer, though with "leader assigns" the leader's player, or the GM, may also
+    hand the hit on. It says so (where "Take the hit" is), and only with that option."""
+    from raisus_panel.i18n import t
+
+    for team_loss, says in (("leader_assigns", True), ("leader", False)):
+        gm = Room.local("Tavern", dice=ScriptedDice([[1, 1, 1, 1, 1], [2] * 8]))
+        ann = RoomSession(gm.room, Actor.player("p1", "Ann"))
+        ann.act("join", name="Ann")
+        for name, cliche, rating in (("Sir Ann", "Knight", 4), ("Squire Tim", "Squire", 2)):
+            gm.act("save_character", data={"name": name, "owner": "p1", "cliches": [{"name": cliche, "rating": rating}]})
+        gm.act("save_character", data={"name": "Ogre", "cliches": [{"name": "Ogre", "rating": 8}]})
+        knight, tim, ogre = gm.room.characters
+        gm.act("start_contest", name="Bridge", side_a=[knight.uid, tim.uid], side_b=[ogre.uid],
+               profile={"team_loss": team_loss})
+        gm.act("form_team", members=[knight.uid, tim.uid], leader=knight.uid)
+        gm.act("roll_round")  # the team loses
+        assert ann.can("assign_loss", member=tim.uid) is says
+        for lang in ("en", "ko"):
+            mine, gms = next_step(Actions(ann)).text(lang), next_step(Actions(gm)).text(lang)
+            assert (t("what_now.note.hand_on", lang, leader="Sir Ann") in mine) is says
+            assert (t("what_now.note.no_volunteer_hand_on", lang, leader="Sir Ann") in gms) is says
+            assert (t("what_now.note.no_volunteer", lang, leader="Sir Ann") in gms) is not says
+            assert (t("contest.assign_loss", lang) in mine) is says  # names the button
