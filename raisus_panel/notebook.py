@@ -19,7 +19,8 @@ from pyviz_comms import JupyterComm
 
 from raisus_panel import i18n, upstream
 
-__all__ = ["extension", "fix_panel", "NO_ECHO_JS", "NO_ECHO_WIDGETS_JS", "ENTER_COMMITS_JS", "MainThreadComm", "OrderedComm"]
+__all__ = ["extension", "fix_panel", "NO_ECHO_JS", "NO_ECHO_WIDGETS_JS", "ENTER_COMMITS_JS", "MainThreadComm",
+           "OrderedComm"]
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +115,7 @@ ENTER_COMMITS_JS = """
 
 #: Waits for BokehJS and Panel to load in the page (the load output runs asynchronously), then
 #: installs :data:`NO_ECHO_JS` and :data:`NO_ECHO_WIDGETS_JS` and hides the "run the notebook" notice.
+#: At once it installs :data:`ENTER_COMMITS_JS` (Enter in a field does what it does outside JupyterLab).
 #: It also starts the script that draws greyed controls' reasons under them (``ui.kit.WHY_SCRIPT``): on
 #: a served page a document callback starts it, which a notebook's outputs never run.
 #: The notice is hidden only in an output the kernel has just made: a saved notebook opened again
@@ -125,7 +127,7 @@ _READY_JS = """
   const fresh = Math.abs(Date.now() - %(made)d) <= %(fresh_ms)d;  // not a saved output opened again
   let tries = 0;
   (function () { %(why)s })();  // greyed controls' reasons, drawn under them (ui/_base.py WHY_SCRIPT)
-  %(enter)s  // Enter commits a field, as outside JupyterLab (ENTER_COMMITS_JS)
+  %(enter)s  // Enter in a field does what it does outside JupyterLab (ENTER_COMMITS_JS)
   function ready() {
     if (%(widgets)s && %(shim)s) {
       if (notice && fresh) notice.style.display = "none";

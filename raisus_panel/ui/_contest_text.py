@@ -140,9 +140,9 @@ def cliche_html(contest, u, t) -> str:
 def unit_head_html(contest, u, t, color: str | None = None, *, mine: bool = False, cliche: bool = False) -> str:
     """A unit's card head: its colour, name, kind and status (a unit that is out says so, in words); a
     team's leader, pool and revenge bonus; an individual's dice left and, until the end, the dice it
-    rolls; whether it waits for the GM's approval. ``color`` sets the unit's colour here (else the card around it sets it); ``mine``
-    marks it as the reader's own (:func:`mine_badge`); ``cliche`` adds its chosen cliché in words
-    (:func:`cliche_html`), for a card that shows no picker."""
+    rolls; whether it waits for the GM's approval. ``color`` sets the unit's colour here (else the card
+    around it sets it); ``mine`` marks it as the reader's own (:func:`mine_badge`); ``cliche`` adds its
+    chosen cliché in words (:func:`cliche_html`), for a card that shows no picker."""
     out = unit_out(contest, u)
     badge = f"<span class='badge out'>{esc(t('contest.out'))}</span>" if out else ""
     if mine:
