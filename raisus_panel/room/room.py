@@ -450,7 +450,7 @@ class Room(RoomDice, param.Parameterized):
         assert spec.plan is not None
         dice, keep = self.dice, None
         before: list[Event] = []
-        secret = getattr(command.args, "private", False) is True  # a check's: the GM's secret checks session
+        secret = command.args.in_secret
         if self.dice is None and spec.dice == "contest":
             # committed dice of its own: every player's client seed random until they set theirs
             dice = keep = CommittedDice(client_seeds={pid: new_client_seed() for pid in self._state.players})

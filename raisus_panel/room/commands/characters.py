@@ -149,6 +149,10 @@ class CheckArgs(Args):
         return cls(some_id(raw, "character"), raw.get("cliche"), raw.get("tn"), raw.get("suitability", "suitable"),
                    raw.get("adjustment", 0), flag(raw, "automatic", False), flag(raw, "private", False))
 
+    @property
+    def in_secret(self) -> bool:
+        return self.private
+
 
 def players_check(state: RoomState, actor: Actor, args: CheckArgs) -> None:
     require_own(state, actor, required_id(args.character, "character"))

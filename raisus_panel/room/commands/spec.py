@@ -48,6 +48,11 @@ class Args:
         """The arguments from ``raw`` (whose names are known to be :meth:`names`); RuleError if malformed."""
         return cls()
 
+    @property
+    def in_secret(self) -> bool:
+        """Whether its dice are the GM's secret ones (a private check's session of committed dice)."""
+        return False
+
 
 @dataclass(frozen=True)
 class Context:
