@@ -45,18 +45,19 @@ _LOST: Floats = (0.0, 1.0)
 _CLOSE = 1e-11
 
 
-def _rank(v: Floats) -> tuple[bool, float]:
-    """Orders chances by the more precise of their two floats."""
-    return (True, -v[1]) if v[0] > 0.5 else (False, v[0])
-
-
 def _candidates(options: list[int], values: list[Floats]) -> tuple[Floats, list[int]]:
     """The highest value, and every option whose value is too close to it to tell by the floats
     (both of its numbers within ``_CLOSE``, relative)."""
     if len(values) == 1:
         return values[0], options
-    top = max(values, key=_rank)
+    # the first highest, ordered by the more precise of the two floats: P(lose) above one half,
+    # P(win) below (a loop, not max() with a key: this runs for most states of the first pass)
+    top = values[0]
     top_w, top_l = top
+    for value in values:
+        w, lo = value
+        if (lo < top_l if top_w > 0.5 else w > top_w) if w > 0.5 else (top_w <= 0.5 and w > top_w):
+            top, top_w, top_l = value, w, lo
     near_w, near_l = _CLOSE * top_w, _CLOSE * top_l
     kept = [o for o, (w, lo) in zip(options, values) if abs(top_w - w) <= near_w and abs(top_l - lo) <= near_l]
     # the same node twice (two members alike volunteering) is one option
@@ -164,9 +165,10 @@ class Solver:
         self._cleared: list[int] = []
         self._switch_memo: dict[int, list[int]] = {}
         self._loss_memo: dict[tuple[int, int, bool], list[tuple[Fraction, float, list[int]]]] = {}
-        # by (mine, theirs) node, one table for "as is" (False) and one for best play (True)
-        self._floats: dict[bool, dict[tuple[int, int], Floats]] = {False: {}, True: {}}
-        self._rolled_floats: dict[bool, dict[tuple[int, int], Floats]] = {False: {}, True: {}}
+        # by (mine, theirs) node: the first pass's floats (best play only), the second's fractions for
+        # "as is" (False) and best play (True)
+        self._floats: dict[tuple[int, int], Floats] = {}
+        self._rolled_floats: dict[tuple[int, int], Floats] = {}
         self._exact: dict[bool, dict[tuple[int, int], Fraction]] = {False: {}, True: {}}
         self._rolled_exact: dict[bool, dict[tuple[int, int], Fraction]] = {False: {}, True: {}}
         # best play's choices, from the first pass: the clichés of a solo unit before a roll, and
@@ -176,7 +178,7 @@ class Solver:
 
     def _tables(self) -> list[dict[Any, Any]]:
         return [self._ids, self._switch_memo, self._loss_memo, self._switch_choice, self._hit_choice,
-                *self._floats.values(), *self._rolled_floats.values(), *self._exact.values(),
+                self._floats, self._rolled_floats, *self._exact.values(),
                 *self._rolled_exact.values()]
 
     @property
@@ -261,9 +263,10 @@ class Solver:
                 for chance, i in self.default_hits(unit)]
 
     # -- the odds -------------------------------------------------------------------------------
-    # Two passes. The first computes every state's chance as a float and keeps, wherever best play
-    # chooses, the options that come out on top (several only when their floats are too close to
-    # tell). The second computes the exact fractions, following those choices only: of a team's five
+    # Two passes for best play. The first computes every state's chance as a float and keeps, wherever
+    # best play chooses, the options that come out on top (several only when their floats are too
+    # close to tell). The second computes the exact fractions, following those choices only ("as is"
+    # has no choices, so it needs the second pass alone): of a team's five
     # ways to take a hit, one is usually best, so most states never need their fraction, and the
     # fractions (thousands of bits) were most of the cost. Both passes work on small ints, not on
     # the state tuples: each unit state is interned once (``_node``) with what the recursion asks of
@@ -271,13 +274,14 @@ class Solver:
     def value(self, mine: State | None, theirs: State | None, *, best: bool) -> Fraction:
         """P(mine's side wins the contest) from these states before a roll (see the module docstring)."""
         m, t = self._node(mine), self._node(theirs)
-        self._float_value(m, t, best)
+        if best:
+            self._float_value(m, t)
         return self._exact_value(m, t, best)
 
     def after_choice(self, mine: State, theirs: State) -> Fraction:
         """The best-play odds once ``mine`` is fixed for the coming roll (best play from the round after)."""
         m, t = self._node(mine), self._node(theirs)
-        self._float_rolled(m, t, True)
+        self._float_rolled(m, t)
         return self._exact_rolled(m, t, True)
 
     def next_round(self, mine: State, theirs: State) -> Fraction:
@@ -331,52 +335,49 @@ class Solver:
         return (3 if theirs_inapp and (always or not mine_inapp) else 1,
                 3 if mine_inapp and (always or not theirs_inapp) else 1)
 
-    # first pass: floats, and the choices of best play
-    def _float_value(self, mine: int, theirs: int, best: bool) -> Floats:
+    # first pass: floats, and the choices of best play. It visits every state best play can reach
+    # and most of the time goes here, so the memo lookups of its children are written out inline.
+    def _float_value(self, mine: int, theirs: int) -> Floats:
         if mine < 0:
             return _LOST
         if theirs < 0:
             return _WON
-        memo = self._floats[best]
         key = (mine, theirs)
-        found = memo.get(key)
+        found = self._floats.get(key)
         if found is None:
-            if best and self._states[mine][0] == "solo":
+            if self._states[mine][0] == "solo":
                 switches = self._switches(mine)
-                found, self._switch_choice[key] = _candidates(
-                    switches, [self._float_rolled(s, theirs, True) for s in switches])
+                found, self._switch_choice[key] = _candidates(switches, [self._float_rolled(s, theirs)
+                                                                         for s in switches])
             else:
-                found = self._float_rolled(mine, theirs, best)
-            memo[key] = found
+                found = self._float_rolled(mine, theirs)
+            self._floats[key] = found
         return found
 
-    def _float_rolled(self, mine: int, theirs: int, best: bool) -> Floats:
-        memo = self._rolled_floats[best]
+    def _float_rolled(self, mine: int, theirs: int) -> Floats:
         key = (mine, theirs)
-        found = memo.get(key)
+        found = self._rolled_floats.get(key)
         if found is not None:
             return found
         _, p, q = _chance(self._rolls[mine], self._rolls[theirs])
         to_mine, to_theirs = self._damages(mine, theirs)
         mine_after, theirs_after = self._clear(mine), self._clear(theirs)
-        value = self._float_value
+        floats, value, losses = self._floats, self._float_value, self._loss_memo
         won_w = won_l = lost_w = lost_l = 0.0
-        for _, fchance, outcomes in self._losses(theirs, to_theirs, False):
-            w, lo = value(mine_after, outcomes[0], best)
+        for _, fchance, outcomes in losses.get((theirs, to_theirs, False)) or self._losses(theirs, to_theirs, False):
+            o = outcomes[0]
+            w, lo = floats.get((mine_after, o)) or value(mine_after, o)
             won_w += fchance * w
             won_l += fchance * lo
         choices = []
-        for _, fchance, outcomes in self._losses(mine, to_mine, best):
-            if len(outcomes) == 1:
-                (w, lo), kept = value(outcomes[0], theirs_after, best), outcomes
-            else:
-                (w, lo), kept = _candidates(outcomes, [value(m, theirs_after, best) for m in outcomes])
+        for _, fchance, outcomes in losses.get((mine, to_mine, True)) or self._losses(mine, to_mine, True):
+            (w, lo), kept = _candidates(outcomes, [floats.get((o, theirs_after)) or value(o, theirs_after)
+                                                   for o in outcomes])
             lost_w += fchance * w
             lost_l += fchance * lo
             choices.append(kept)
-        if best:
-            self._hit_choice[key] = choices
-        found = memo[key] = (p * won_w + q * lost_w, p * won_l + q * lost_l)
+        self._hit_choice[key] = choices
+        found = self._rolled_floats[key] = (p * won_w + q * lost_w, p * won_l + q * lost_l)
         return found
 
     # second pass: the fractions, along best play's choices
