@@ -24,8 +24,9 @@ __all__ = ["extension", "fix_panel", "NO_ECHO_JS", "NO_ECHO_WIDGETS_JS", "ENTER_
 
 log = logging.getLogger(__name__)
 
-# Every fix below reads privates of the Panel (or jupyter_bokeh) in raisus_panel.upstream.TESTED, and
-# applies only there; pyproject.toml's bounds allow only those (tests/jupyterlab/test_panel_fixes.py).
+# Every fix below reads privates of the Panel (or jupyter_bokeh, pyviz_comms, ipykernel, comm) in
+# raisus_panel.upstream.TESTED, and applies only there; pyproject.toml's bounds allow only those
+# (tests/jupyterlab/test_panel_fixes.py).
 
 #: Panel's notebook comm sends every change of a page's Bokeh document back to the kernel -- also
 #: the changes the page has just applied from the kernel's own messages (Panel 1.9's
@@ -249,7 +250,17 @@ EARLY_LIMIT = 1000
 
 
 def _keep_early_messages(kernel) -> None:
-    """Make ``kernel`` keep a comm message whose comm is not open yet, for :class:`MainThreadComm`."""
+    """Make ``kernel`` keep a comm message whose comm is not open yet, for :class:`MainThreadComm`.
+
+    ipykernel 7 looks a shell message's handler up in ``kernel.shell_handlers`` (the one of
+    ``comm_msg`` drops a message for a comm it does not know), and ``comm``'s ``BaseComm.on_msg``
+    keeps the handler in ``_msg_callback``: the handler is wrapped, and that private read, only on
+    the ipykernel and comm of :data:`raisus_panel.upstream.TESTED` (upstream lacks a queue for them).
+    """
+    for package in ("ipykernel", "comm"):
+        if not upstream.tested(package):
+            upstream.warn_untested(package, "raisus_panel's keeping of early comm messages", log)
+            return
     handlers = kernel.shell_handlers
     forward = handlers.get("comm_msg")
     if forward is None or getattr(forward, "raisus_keeps_early", False):
@@ -284,6 +295,9 @@ def _main_thread_comms() -> bool:
         return True
     if not upstream.tested("panel") or manager.client_comm is not JupyterCommJSBinary:
         return False
+    if not upstream.tested("pyviz_comms"):  # its Comm's _handle_open, _handle_msg, _comm, _on_open
+        upstream.warn_untested("pyviz_comms", "raisus_panel's MainThreadComm", log)
+        return False
     if threading.current_thread() is not threading.main_thread():
         return False
     try:
@@ -305,6 +319,9 @@ def _order_comms() -> bool:
     if manager.server_comm is OrderedComm:
         return True
     if not upstream.tested("panel") or manager.server_comm is not JupyterComm:
+        return False
+    if not upstream.tested("pyviz_comms"):  # its JupyterComm's _comm and init
+        upstream.warn_untested("pyviz_comms", "raisus_panel's OrderedComm", log)
         return False
     manager.server_comm = OrderedComm
     return True

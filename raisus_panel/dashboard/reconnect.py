@@ -19,10 +19,15 @@ away).
 
 from __future__ import annotations
 
+import logging
+
 from bokeh.models import CustomJS
 
+from raisus_panel import upstream
 from raisus_panel.i18n import LANGUAGES, t
 from raisus_panel.ui.kit import esc
+
+log = logging.getLogger(__name__)
 
 __all__ = ["CONNECTION_CSS", "LANG_CLASS", "ON_CONNECTION_LOST", "connection_html", "lang_class",
            "watch_connection"]
@@ -36,9 +41,11 @@ if (window.raisus_away) return;  // one watcher per page, however many documents
 window.raisus_away = true;
 const event = (cb_data && cb_data.event_name) ? cb_data : cb_obj;
 // Bokeh must not retry on its own: its retries carry the link token in the websocket URL, and
-// after a restart they are refused anyway
+// after a restart they are refused anyway. BokehJS 3.9 has no public way to say so: its event holds
+// the ClientConnection (a WeakRef), whose closed_permanently stops the retries (stop_retries: only
+// on the Bokeh of raisus_panel.upstream.TESTED)
 const connection = event && event.connection && event.connection.deref ? event.connection.deref() : null;
-if (connection) connection.closed_permanently = true;
+if (connection && stop_retries) connection.closed_permanently = true;
 
 const lang = (() => {
   for (const doc of Bokeh.documents)
@@ -139,6 +146,9 @@ def watch_connection(doc, lang: str) -> None:
         return
     texts = {key: {code: t(f"dashboard.connection.{key}", code) for code in LANGUAGES}
              for key in ("away", "back", "offline")}
+    stop_retries = upstream.tested("bokeh")
+    if not stop_retries:
+        upstream.warn_untested("bokeh", "ON_CONNECTION_LOST's stop of Bokeh's retries", log)
     doc.js_on_event("connection_lost", CustomJS(
-        args={**texts, "lang_class": LANG_CLASS, "default_lang": lang},
+        args={**texts, "lang_class": LANG_CLASS, "default_lang": lang, "stop_retries": stop_retries},
         code=ON_CONNECTION_LOST))

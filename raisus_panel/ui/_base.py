@@ -9,6 +9,7 @@ models' state); they register every watcher on shared state through :meth:`Compo
 from __future__ import annotations
 
 import html
+import logging
 import re
 import string
 import weakref
@@ -19,13 +20,15 @@ from bokeh.models import CustomJS
 from panel.layout.base import ListLike
 from panel.viewable import Layoutable
 
-from raisus_panel import i18n
+from raisus_panel import i18n, upstream
 from raisus_panel.i18n import LANGUAGES
 from raisus_panel.room import NotKnownYet, OutcomeUnknown
 from raisus_panel.rules import RuleError
 
 from . import _batch, _offloop
 from .actions import Actions
+
+log = logging.getLogger(__name__)
 
 #: ASCII punctuation, which Markdown lets a backslash escape, except the ``&`` and ``;`` of the entities
 #: that html.escape makes (``&amp;``, ``&lt;``, ``&gt;``).
@@ -170,6 +173,12 @@ class HTML(pn.pane.HTML):
         The layout the pane makes of itself (``pane.layout``): none, see ``_NoLayout``.""")
 
     def _update(self, ref, model) -> None:
+        # Panel 1.9's ``_update`` (``HTMLBasePane``) recomputes every property of the model; upstream
+        # has no "only the text" update. On another Panel, Panel's own (see raisus_panel.upstream)
+        if not upstream.tested("panel"):
+            upstream.warn_untested("panel", "ui.HTML's text-only updates", log)
+            super()._update(ref, model)
+            return
         if not self.enable_streaming:
             model.update(**self._process_param_change({"object": self.object}))
             return

@@ -4,12 +4,17 @@ that read in rounds and whole dice, a key below the plot, a figure per document,
 from __future__ import annotations
 
 import html
+import logging
 import weakref
 from typing import Callable
 
 import panel as pn
 from bokeh.models import AdaptiveTicker, Axis, ColumnDataSource, DataRange1d, Label, LabelSet, Legend, Scatter, Title
 from bokeh.palettes import Category10_10
+
+from raisus_panel import upstream
+
+log = logging.getLogger(__name__)
 
 #: A font stack that can draw Korean on every platform (the Makefile installs Noto CJK on Debian).
 CJK_FONT = ("'Noto Sans CJK KR', 'Noto Sans KR', 'Source Han Sans KR', 'Apple SD Gothic Neo', "
@@ -357,6 +362,11 @@ class FigurePane(pn.pane.Bokeh):
         if root is None:
             return self.get_root(doc, comm)
         if self.object is None or not self._views:
+            return super()._get_model(doc, root, parent, comm)
+        # Panel 1.9's Bokeh pane keeps a root's model in ``_models`` and themes it with ``_design``;
+        # on another Panel, Panel's own pane: one figure, moved into the newest document
+        if not upstream.tested("panel"):
+            upstream.warn_untested("panel", "ui.FigurePane's figure per document", log)
             return super()._get_model(doc, root, parent, comm)
         model = self._view_for(doc)[1]
         self._models[root.ref["id"]] = (model, parent)

@@ -409,3 +409,71 @@ def test_main_thread_comm_handles_early_messages_first_when_its_comm_opens(main_
     page.handler(_message(2))
     assert nb.handled == [(0, True), (1, True), (2, True)] and page.replies == ["Ready"] * 3
     assert "output-2" not in notebook.MainThreadComm._early
+
+
+# -- _keep_early_messages: a comm message before its comm opens -----------------------------------------
+def test_upstream_kernel_drops_a_message_for_a_comm_it_does_not_know():
+    """ipykernel looks each shell message's handler up in ``shell_handlers``; comm's ``comm_msg``
+    drops a message for a comm it does not know, and ``on_msg`` keeps a comm's handler in
+    ``_msg_callback``: what _keep_early_messages wraps and reads."""
+    import inspect
+
+    from comm.base_comm import BaseComm, CommManager
+    from ipykernel.ipkernel import IPythonKernel
+    from ipykernel.kernelbase import Kernel
+
+    assert "handler = self.shell_handlers.get(msg_type, None)" in inspect.getsource(Kernel)
+    assert "self.shell_handlers[msg_type] = getattr(self.comm_manager, msg_type)" in \
+        inspect.getsource(IPythonKernel.__init__)
+    drop = inspect.getsource(CommManager.comm_msg)
+    assert "comm = self.get_comm(comm_id)" in drop and "if comm is None:\n            return" in drop
+    assert "self._msg_callback = callback" in inspect.getsource(BaseComm.on_msg)
+
+
+class _Kernel:
+    """As much of an ipykernel kernel as _keep_early_messages touches."""
+
+    def __init__(self):
+        self.forwarded: list[dict] = []
+        self.comms: dict[str, SimpleNamespace] = {}
+        self.shell_handlers = {"comm_msg": lambda stream, ident, msg: self.forwarded.append(msg)}
+        self.comm_manager = SimpleNamespace(get_comm=self.comms.get)
+
+
+def _comm_msg(comm_id: str) -> dict:
+    return {"content": {"comm_id": comm_id, "data": {}}}
+
+
+def test_early_messages_are_kept_until_their_comm_has_a_handler(monkeypatch):
+    monkeypatch.setattr(notebook.MainThreadComm, "_early", {})
+    kernel = _Kernel()
+    notebook._keep_early_messages(kernel)
+    kernel.shell_handlers["comm_msg"](None, [], _comm_msg("early"))
+    kernel.comms["open"] = SimpleNamespace(_msg_callback=lambda msg: None)
+    kernel.shell_handlers["comm_msg"](None, [], _comm_msg("open"))
+    assert notebook.MainThreadComm._early == {"early": [_comm_msg("early")]}
+    assert kernel.forwarded == [_comm_msg("open")]
+
+
+def test_early_messages_are_not_kept_on_another_ipykernel(monkeypatch, caplog):
+    import ipykernel
+
+    monkeypatch.setattr(ipykernel, "__version__", "8.0.0")
+    monkeypatch.setattr(upstream, "_warned", set())
+    kernel = _Kernel()
+    forward = kernel.shell_handlers["comm_msg"]
+    with caplog.at_level("WARNING", logger="raisus_panel.notebook"):
+        notebook._keep_early_messages(kernel)
+    assert kernel.shell_handlers["comm_msg"] is forward
+    assert "early comm messages was written for ipykernel 7.x, not 8.0.0" in caplog.text
+
+
+def test_the_comms_stay_panels_on_another_pyviz_comms(monkeypatch, unfixed, caplog):
+    import pyviz_comms
+
+    monkeypatch.setattr(pyviz_comms, "__version__", "4.0.0")
+    monkeypatch.setattr(upstream, "_warned", set())
+    with caplog.at_level("WARNING", logger="raisus_panel.notebook"):
+        assert notebook._order_comms() is False
+    assert JupyterCommManagerBinary.server_comm is JupyterComm
+    assert "OrderedComm was written for pyviz_comms 3.x, not 4.0.0" in caplog.text
