@@ -69,6 +69,8 @@ def walk(obj, *, hidden: bool = False):
     obj, children = _children(obj)
     if not hidden and getattr(obj, "visible", True) is False:
         return
+    if not hidden and isinstance(obj, pn.Tabs) and children:
+        children = [children[min(obj.active, len(children) - 1)]]  # only the open tab is shown
     yield obj
     for child in children:
         yield from walk(child, hidden=hidden)
@@ -81,6 +83,21 @@ def shown_text(obj) -> str:
     if isinstance(obj, pn.widgets.Widget) or _role(obj):
         return _label(obj)
     return ""
+
+
+def tab_titles(tabs: pn.Tabs) -> list[str]:
+    """The titles of a ``pn.Tabs``' tabs, in order (Panel 1.9 keeps them only in ``_names``: it has no
+    public accessor for them, and a tab's object does not carry its title)."""
+    return list(tabs._names)
+
+
+def send_from_page(component, data) -> None:
+    """What a browser's ``model.send_msg(data)`` does to a ``JSComponent`` on the server: Bokeh hands
+    Panel a ``DataEvent``, which calls every handler the component registered with ``on_msg``
+    (Panel's ``_process_event`` is the one entry point; there is no public one to call)."""
+    from panel.models.esm import DataEvent
+
+    component._process_event(DataEvent(model=None, data=data))
 
 
 def click(button) -> None:
@@ -319,6 +336,37 @@ class Screen:
             if css_class in (getattr(obj, "css_classes", None) or []):
                 return Screen(obj, self.lang).text()
         return None
+
+    # -- tabs -------------------------------------------------------------------------------------
+    def _tabs(self) -> pn.Tabs:
+        tabs = self.first(pn.Tabs)
+        assert tabs is not None, "no tabs are shown"
+        return tabs
+
+    def tabs(self) -> list[str]:
+        """The titles of the tabs shown, in order."""
+        return tab_titles(self._tabs())
+
+    @property
+    def shown_tab(self) -> str:
+        """The title of the tab that is open."""
+        tabs = self._tabs()
+        return tab_titles(tabs)[tabs.active]
+
+    def open_tab(self, title: str) -> None:
+        """Open the tab titled ``title`` (a click on its header sets the tabs' ``active``)."""
+        tabs = self._tabs()
+        titles = tab_titles(tabs)
+        assert title in titles, f"no tab titled {title!r}: the tabs are {titles}"
+        tabs.active = titles.index(title)
+
+    def tab(self, title: str) -> Screen:
+        """What the tab titled ``title`` holds, open or not (a closed tab's part is not shown: read it
+        with ``hidden=True``)."""
+        tabs = self._tabs()
+        titles = tab_titles(tabs)
+        assert title in titles, f"no tab titled {title!r}: the tabs are {titles}"
+        return Screen(tabs.objects[titles.index(title)], self.lang)
 
     # -- parts of the page ------------------------------------------------------------------------
     def cards(self) -> list[Screen]:

@@ -10,11 +10,11 @@ from raisus_panel.dashboard import RoomPage
 from raisus_panel.i18n import t
 from raisus_panel.room import Actor, RoomSession
 from raisus_panel.rules import Character, CharacterTeam, Contest, ScriptedDice
-from raisus_panel.ui import Actions, ContestTable, ContestView
+from raisus_panel.ui import Actions, ContestTable, ContestView, RoundLog
 from raisus_panel.ui._contest_text import dice_html
 
 from .conftest import click, duel, room_for_two, team_vs_ogre
-from .drivers import Screen, roll_button, walk
+from .drivers import Screen, Sheet, roll_button, walk
 
 XSS = "<img src=x onerror=alert(1)>"
 
@@ -108,17 +108,23 @@ def test_each_role_gets_the_table_of_its_controls():
 def test_a_spectators_room_page_shows_the_view_and_builds_other_tabs_when_opened():
     gm, ann, olaf, spy = room_for_two()
     gm.act("start_contest", name="Brawl", side_a=[olaf.uid], side_b=[spy.uid])
-    # the dashboard's page, not a component: which tabs it has built yet is an inside, read on purpose
-    watcher = RoomPage(RoomSession(gm.room, Actor.spectator()), lang="en")
-    player = RoomPage(ann, lang="en")
-    assert isinstance(watcher._table, ContestView) and isinstance(player._table, ContestTable)
-    assert set(watcher._tab_children) == {"table"}  # the other tabs are made when first opened
-    watcher._tabs.active = 1
-    assert "log" in watcher._tab_children and watcher._log.entries()
-    watcher._tabs.active = 2  # characters: the roster, but no sheet to edit
-    assert "Olaf" in watcher._roster.object and not hasattr(watcher, "_sheet")
-    player._tabs.active = 2
-    assert player._sheet is not None and "Olaf" in player._roster.object
+    watcher = Screen(RoomPage(RoomSession(gm.room, Actor.spectator()), lang="en"))
+    player = Screen(RoomPage(ann, lang="en"))
+    contest, log, characters = (t(f"dashboard.tab.{k}", "en") for k in ("table", "log", "characters"))
+    assert watcher.shown_tab == contest == player.shown_tab
+    # the watcher's table is the view (words only, no control), the player's the table to play at
+    assert watcher.part("raisus-contest-view") is not None and not watcher.tab(contest).controls()
+    assert player.part("raisus-contest-view") is None and roll_button(player) is not None
+    # the other tabs are made when first opened: until then each holds nothing at all
+    assert all(len(watcher.tab(title).objects(hidden=True)) == 1 for title in watcher.tabs() if title != contest)
+    watcher.open_tab(log)
+    heading = RoundLog(actions=Actions(RoomSession(gm.room, Actor.spectator())), lang="en").entries()[0][0]
+    assert watcher.shows(t("log.title", "en")) and watcher.shows(heading)
+    watcher.open_tab(characters)  # the roster, but no sheet to edit
+    assert "Olaf" in watcher.marked("raisus-roster") and not watcher.tab(characters).controls(hidden=True)
+    player.open_tab(characters)
+    sheet = Sheet(player.tab(characters).root, "en")  # the player's sheet to edit, under the roster
+    assert sheet.controls("text", t("sheet.name", "en"), hidden=True) and "Olaf" in player.marked("raisus-roster")
 
 
 def test_button_titles_are_plain_text_even_with_html_in_a_name():
