@@ -20,14 +20,32 @@ BASE = "http://table.example:5006/dashboard"
 URL = f"{BASE}?token=room1.AbC-dEf_123"
 
 
-def parts(card: LinkCard):
+def role_of(card) -> str:
+    """Whose link a card is: a LinkCard's role, or what a shown card is marked (``raisus-link-card-<role>``)."""
+    if isinstance(card, LinkCard):
+        return card.role
+    (role,) = [c.removeprefix("raisus-link-card-") for c in card.css_classes if c.startswith("raisus-link-card-")]
+    return role
+
+
+def parts(card):
     """A card's text, the field holding its link (marked with its role) and its QR pane, as laid out."""
     s = Screen(card)
-    return (s.part("raisus-link-text", hidden=True), s.part(f"raisus-link-{card.role}", hidden=True),
+    return (s.part("raisus-link-text", hidden=True), s.part(f"raisus-link-{role_of(card)}", hidden=True),
             s.part("raisus-qr", hidden=True))
 
 
-def shown(card: LinkCard) -> dict:
+def url_of(card) -> str:
+    """The link a card holds (its field's, as the browser copies it)."""
+    return parts(card)[1].url
+
+
+def link_cards(screen: Screen) -> list:
+    """The link cards a page shows, in page order."""
+    return [o for o in screen.objects() if "raisus-link-card" in (getattr(o, "css_classes", None) or [])]
+
+
+def shown(card) -> dict:
     """What a card shows: its text, its field's texts and link, and its QR pane."""
     text, field, qr = parts(card)
     return {"text": text.object, "url": field.url, "label": field.label, "copy": field.copy_label,
@@ -87,42 +105,43 @@ def test_the_qr_code_holds_no_text_of_the_link_and_nothing_is_put_into_html_unes
 def test_the_lobby_shows_a_card_for_each_link_of_the_new_room(lang):
     registry = RoomRegistry(MemoryStore())
     lobby = Lobby(registry=registry, base_url=BASE, lang=lang)
-    # the lobby and the GM's link manager are dashboard pages: which cards they keep (the same ones,
-    # relabelled, not new ones) is an inside, read here by name
-    lobby._title.value = "Friday"
-    lobby._make_room()
-    intro, *views = lobby._links_box.objects
-    assert t("dashboard.lobby.links_intro", lang) in intro.object
-    cards = [lobby._cards[role] for role in ROLES]
-    assert views == [card.__panel__() for card in cards]
+    page = Screen(lobby)
+    page.type(t("dashboard.lobby.room_title", lang), "Friday")
+    page.click(t("dashboard.lobby.create", lang))
+    cards = link_cards(page)
+    assert [role_of(card) for card in cards] == list(ROLES)
+    intro = t("dashboard.lobby.links_intro", lang)
+    assert intro in page.texts() and page.texts().index(intro) < page.texts().index(Screen(cards[0]).texts()[0])
     for card in cards:
-        assert card.url == lobby.links[card.role] and card.url.startswith(f"{BASE}?token=")
-        room, role = registry.resolve(card.url.split("token=")[1])
-        assert room.title == "Friday" and role.value == card.role
-        assert t(f"dashboard.link.{card.role}.who", lang).replace("'", "&#x27;") in shown(card)["text"]
+        url = url_of(card)
+        assert url == lobby.links[role_of(card)] and url.startswith(f"{BASE}?token=")
+        room, role = registry.resolve(url.split("token=")[1])
+        assert room.title == "Friday" and role.value == role_of(card)
+        assert t(f"dashboard.link.{role_of(card)}.who", lang).replace("'", "&#x27;") in shown(card)["text"]
     other = "en" if lang == "ko" else "ko"
-    lobby.lang = other  # the same cards, in the other language
-    assert lobby._links_box.objects[1:] == views and [lobby._cards[role] for role in ROLES] == cards
-    assert all(t(f"dashboard.link.{c.role}", other).replace("'", "&#x27;") in shown(c)["text"] for c in cards)
+    lobby.lang = other  # the same cards, relabelled in the other language, not new ones
+    assert all(a is b for a, b in zip(link_cards(page), cards, strict=True))
+    assert all(t(f"dashboard.link.{role_of(c)}", other).replace("'", "&#x27;") in shown(c)["text"] for c in cards)
 
 
 def test_the_gm_gets_cards_for_the_links_made_again():
     registry = RoomRegistry(MemoryStore())
     _, links = registry.create_room("Tavern", gm_name="Gina")
     manager = LinkManager(session=registry.open_session(links.gm), base_url=BASE, lang="en")
-    manager._do_reissue()
-    alert, *views = manager._fresh.objects
-    assert t("dashboard.links.reissued", "en").split(".")[0] in alert.object
-    cards = list(manager._cards.values())
-    assert views == [card.__panel__() for card in cards]
-    assert [card.role for card in cards] == ["player", "spectator"]
+    page = Screen(manager)
+    page.click(t("dashboard.links.reissue", "en"))
+    page.confirm()
+    fresh = Screen(page.part("raisus-fresh-links"), "en")  # the new links, under a warning to hand them on
+    assert t("dashboard.links.reissued", "en").split(".")[0] in fresh.texts()[0]
+    cards = link_cards(fresh)
+    assert [role_of(card) for card in cards] == ["player", "spectator"]
     assert all("<h4 class='raisus-link-title'>" in shown(card)["text"] for card in cards)
     for card in cards:
-        assert registry.resolve(card.url.split("token=")[1])[1].value == card.role
-    manager.lang = "ko"
-    assert manager._fresh.objects[1:] == views and list(manager._cards.values()) == cards
+        assert registry.resolve(url_of(card).split("token=")[1])[1].value == role_of(card)
+    manager.lang = "ko"  # the same cards, relabelled, not new ones
+    assert all(a is b for a, b in zip(link_cards(fresh), cards, strict=True))
     assert shown(cards[0])["copy"] == "복사"
-    manager._do_replace()
-    (card,) = manager._cards.values()
-    assert manager._fresh.objects[1:] == [card.__panel__()]
-    assert card.role == "gm" and registry.resolve(card.url.split("token=")[1])[1].value == "gm"
+    page.click(t("dashboard.links.replace_gm", "ko"))
+    page.confirm()
+    (card,) = link_cards(fresh)
+    assert role_of(card) == "gm" and registry.resolve(url_of(card).split("token=")[1])[1].value == "gm"
