@@ -5,17 +5,21 @@ from __future__ import annotations
 
 import json
 
+import panel as pn
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from raisus_panel import i18n
+from raisus_panel.i18n import t
 from raisus_panel.room import Actor, Room, RoomSession
 from raisus_panel.room.deltas import StaleDelta, apply_delta, make_delta
 from raisus_panel.rules import RuleError, SeededDice
 from raisus_panel.ui import Actions
 from raisus_panel.ui._table_doc import LABEL_KEYS, NUMBER_KEYS, initials, ink, labels, table_document
-from raisus_panel.ui.table_view import TableView
+from raisus_panel.ui.table_view import TableModel, TableView
+
+from .drivers import Screen, roll_button, send_from_page
 
 
 def siege(seed: int = 7):
@@ -135,18 +139,24 @@ def test_deltas_over_a_played_contest_lead_to_each_next_document(seed, commands)
     assert doc == table_document(spectator, "en")
 
 
+def page_model(view: TableView) -> TableModel:
+    """What a page's browser holds of a table view: the model it draws from (its document and delta)."""
+    return Screen(view).first(TableModel)
+
+
 def test_the_view_leads_its_model_by_deltas_and_sends_the_whole_after_a_gap():
     gm, spectator = siege()
     view = TableView(actions=spectator, lang="en")
-    held = dict(view._model.doc)
+    model = page_model(view)
+    held = dict(model.doc)
     for _ in range(4):
         gm.act("roll_round")
-        held = apply_delta(held, json.loads(view._model.delta))
+        held = apply_delta(held, json.loads(model.delta))
     assert held == view.document and held["seq"] == gm.room.seq
-    view._on_msg({"whole": held["seq"] - 2})  # the page saw a gap
-    assert view._model.doc == view.document and view.wholes == 1
+    send_from_page(model, {"whole": held["seq"] - 2})  # the page saw a gap
+    assert model.doc == view.document and view.wholes == 1
     view.lang = "ko"  # a new language: the whole document in it
-    assert view._model.doc["now"] == table_document(spectator, "ko")["now"]
+    assert model.doc["now"] == table_document(spectator, "ko")["now"]
     view.dispose()
 
 
@@ -160,7 +170,7 @@ def test_the_document_holds_the_live_odds_in_words_and_their_trail():
     for lang in ("en", "ko"):
         doc = table_document(spectator, lang)
         odds = LiveOdds(actions=spectator, lang=lang, picture=True)
-        assert "<br>".join(doc["odds"]["lines"]) in odds._pane.object.replace("&lt;", "<").replace("&gt;", ">")
+        assert "<br>".join(doc["odds"]["lines"]) in Screen(odds).part("raisus-odds-picture").object.replace("&lt;", "<").replace("&gt;", ">")
         odds.dispose()
     chances = contest_chances(gm.room.contest)
     assert doc["odds"]["win"] == round(chances.p_win, 4) and not doc["odds"]["notice"]
@@ -182,34 +192,18 @@ def test_the_document_holds_the_live_odds_in_words_and_their_trail():
 
 def test_a_spectator_page_with_view_table_draws_the_table_view_and_nothing_else():
     from raisus_panel.dashboard import RoomPage
-    from raisus_panel.ui import ContestView, LiveOdds, ScoreChart
 
     gm, _ = siege()
     page = RoomPage(RoomSession(gm.room, Actor.spectator()), lang="en", table_view=True)
-    kinds = {type(c) for c in page._children}
-    assert TableView in kinds
+    shown = Screen(page)
+    contest = shown.tab(t("dashboard.tab.table", "en"))
+    model = contest.first(TableModel)
+    assert model is not None
     # the table view draws the contest, its score chart and its odds: no picture sent whole each round
-    assert not kinds & {ContestView, ScoreChart, LiveOdds}
-    view = next(c for c in page._children if isinstance(c, TableView))
+    assert [o for o in contest.objects(hidden=True) if not isinstance(o, pn.layout.ListPanel)] == [model]
     gm.act("roll_round")
-    assert json.loads(view._model.delta)["seq"] == gm.room.seq
+    assert json.loads(model.delta)["seq"] == gm.room.seq
     player_page = RoomPage(gm, lang="en", table_view=True)  # only a watcher's page: the GM keeps the controls
-    assert TableView not in {type(c) for c in player_page._children}
+    assert Screen(player_page).first(TableModel) is None and roll_button(Screen(player_page)) is not None
     for p in (page, player_page):
         p.dispose()
-
-
-def test_a_tie_shows_both_attempts():
-    from raisus_panel.rules import ScriptedDice
-
-    gm = Room.local("Tavern", dice=ScriptedDice([[3], [3], [5], [2]]))
-    for name in ("Ann", "Bob"):
-        gm.act("save_character", data={"name": name, "owner": "", "cliches": [{"name": name, "rating": 1}]})
-    a, b = (c.uid for c in gm.room.characters)
-    gm.act("start_contest", name="Duel", side_a=[a], side_b=[b])
-    spectator = Actions(RoomSession(gm.room, Actor.spectator()))
-    gm.act("roll_round")
-    roll = table_document(spectator, "en")["roll"]
-    assert [x.get("tie", False) for x in roll["attempts"]] == [True, False]
-    assert [[s["faces"] for s in x["sides"]] for x in roll["attempts"]] == [[[3], [3]], [[5], [2]]]
-    assert roll["winner"] == 0 and roll["verdict"] == "Round 1: Ann wins"
