@@ -2,22 +2,24 @@
 
 from raisus_panel.dashboard.room_page import RoomPage
 from raisus_panel.i18n import t
-from raisus_panel.room import Actor, RoomSession
-from raisus_panel.room.registry import _replaced
+from raisus_panel.room import MemoryStore, RoomRegistry
 from raisus_panel.ui._base import md_esc
-
-from .conftest import room_for_two
 
 
 def test_the_gms_replaced_page_points_to_the_new_link_not_to_the_gm():
-    gm, ann, _, _ = room_for_two()
-    for lang in ("en", "ko"):
-        page = RoomPage(RoomSession(gm.room, Actor.gm()), lang=lang)
-        page._close(_replaced())  # what the room does to a page whose link was replaced: no click does it
+    registry = RoomRegistry(MemoryStore())
+    _, links = registry.create_room("Tavern", gm_name="Gina")
+    ann, _ = registry.join(links.player, "Ann")
+    pages = {lang: RoomPage(registry.open_session(links.gm), lang=lang) for lang in ("en", "ko")}
+    # the GM replaces the GM link on another page (the Room tab's "Replace my GM link"): every other
+    # page opened with the old link closes
+    asking = registry.open_session(links.gm)
+    registry.replace_gm_link(asking)
+    for lang, page in pages.items():
         text = page.__panel__().objects[0].object
         assert md_esc(t("dashboard.closed.gm_replaced", lang)) in text and md_esc(t("error.link.replaced", lang)) not in text
     player = RoomPage(ann, lang="en")
-    player._close(_replaced())
+    registry.reissue_player_link(asking, ann.actor.player_id)  # Ann's link made anew
     assert md_esc(t("error.link.replaced", "en")) in player.__panel__().objects[0].object  # a player does ask the GM
 
 
