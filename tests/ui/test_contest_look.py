@@ -10,7 +10,7 @@ from raisus_panel.ui import ContestTable, ContestView, unit_colors
 from raisus_panel.ui._contest_text import dice_html
 
 from .conftest import duel
-from .drivers import Screen
+from .drivers import Screen, chart_plot
 
 
 def side(view, s: int) -> str:
@@ -85,8 +85,7 @@ def test_a_dark_page_gets_dark_plots_and_theme_colours():
     pn.config.theme = "dark"
     try:
         for chart in (ScoreChart(actions=actions), LiveOdds(actions=actions)):
-            # the figure Panel drew for the pane (no public name for the drawn model): an inside on purpose
-            fig = chart._pane._views[0][1]
+            fig = chart_plot(chart).object  # the figure the chart's plot pane shows
             assert fig.background_fill_color == DARK_PLOT["background"]
             assert {a.major_label_text_color for a in fig.axis} == {DARK_PLOT["ink"]}
     finally:
