@@ -9,12 +9,13 @@ to the buttons: a line that asks for a command names one the room accepts now, a
 
 from __future__ import annotations
 
+from raisus_panel import i18n
 from raisus_panel.room import Actor, Room, RoomSession
 from raisus_panel.rules import Character, CharacterTeam, Contest, ScriptedDice
 from raisus_panel.ui import Actions, ContestTable, ContestView, WhatNow
 from raisus_panel.ui._base import esc
 
-from .conftest import click, duel, free_trio_vs_ogre, team_vs_ogre
+from .conftest import click, duel, free_trio_vs_ogre, settle, team_vs_ogre, watcher_count
 from .drivers import Screen, roll_button
 
 ROLES = ("gm", "ann", "bob", "spectator")
@@ -488,9 +489,8 @@ def test_the_line_follows_the_language_and_the_role_of_its_page():
 def test_spectators_share_one_rendering_per_change():
     table, arin, mari = duel_in_room()
     other = ContestView(actions=Actions(RoomSession(table.room, Actor.spectator())), lang="en")
-    # an inside on purpose: that the pages share one string (made once per change) shows only there
-    first = table.pages["spectator"]._what_now
-    assert other._what_now._line.object is first._line.object  # the same string: made once
+    # the same string, not an equal one: made once per change for every page that shows it
+    assert Screen(other).what_now_html() is page(table, "spectator").what_now_html()
     table.gm.act("open_round", open=True)  # the round opens: not an event of the contest, still a change
     assert Screen(other).what_now == page(table, "spectator").what_now
     assert Screen(other).what_now.endswith(": Round 1 is open: waiting for the players to roll.")
@@ -498,10 +498,15 @@ def test_spectators_share_one_rendering_per_change():
 
 def test_disposing_the_table_disposes_its_line():
     table, arin, mari = duel_in_room()
-    ann = table.pages["ann"]
+    actions = table.actions["ann"]
+    shared = (actions, actions.contest, i18n.settings)  # what a table and its line watch
+    settle()
+    before = [watcher_count(o) for o in shared]
+    ann = ContestTable(actions=actions, lang="en")
+    assert Screen(ann).what_now and [watcher_count(o) for o in shared] != before
     ann.dispose()
-    # an inside on purpose: a disposed line leaves no watcher behind, which no page shows
-    assert ann._what_now._disposed and not ann._what_now._watchers
+    settle()
+    assert [watcher_count(o) for o in shared] == before  # neither the table nor its line leaves a watcher
 
 
 def test_a_refusal_the_line_has_no_words_for_is_said_as_the_roll_button_says_it():
