@@ -15,7 +15,10 @@ class Owner:
 
     def __init__(self):
         self.calls: list[tuple] = []
-        self._disposed = False
+        self._disposed = False  # what _batch reads of an owner (a component's, set by its dispose())
+
+    def dispose(self):
+        self._disposed = True
 
     def redraw(self, *args):
         self.calls.append(args)
@@ -58,7 +61,7 @@ def test_asking_from_other_threads_is_safe():
 
 def test_closed_or_collected_owners_are_skipped_and_a_failure_stops_nothing():
     doc, gone, closed, broken, fine = Document(), Owner(), Owner(), Owner(), Owner()
-    closed._disposed = True
+    closed.dispose()
 
     def fail():
         raise RuntimeError("boom")
