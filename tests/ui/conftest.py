@@ -5,13 +5,14 @@ from __future__ import annotations
 import gc
 
 import pytest
+from panel.io.state import set_curdoc
 
 from raisus_panel import i18n
 from raisus_panel.rules import Character, CharacterTeam, Contest, GruntMob, ScriptedDice
 from raisus_panel.ui import Actions
 
 from ..rules.keyed_errors import english_catalog_agrees  # noqa: F401 - autouse: refusals read the same in en.json
-from .drivers import click, confirm  # noqa: F401 - the tests' one way to press and to answer Yes
+from .drivers import ServedDoc, click, confirm  # noqa: F401 - the tests' one way to press and to answer Yes
 
 
 @pytest.fixture(autouse=True)
@@ -25,6 +26,14 @@ def _korean_by_default():
     if i18n.settings.lang != before:
         gc.collect()
         i18n.settings.lang = before
+
+
+@pytest.fixture
+def served():
+    """A served page's document, current while the test runs: what it makes redraws on its ticks."""
+    doc = ServedDoc()
+    with set_curdoc(doc):
+        yield doc
 
 
 def watcher_count(obj) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import re
+from types import SimpleNamespace
 
 import panel as pn
 from panel.layout.base import ListLike
@@ -83,6 +84,36 @@ def shown_text(obj) -> str:
     if isinstance(obj, pn.widgets.Widget) or _role(obj):
         return _label(obj)
     return ""
+
+
+class ServedDoc:
+    """Stands in for a served session's Bokeh document: what a browser tab is to the server. A component
+    made on it (``set_curdoc``) redraws in its batches, on its next tick (:meth:`run`), as served."""
+
+    session_context = SimpleNamespace(id="fake-session",
+                                      request=SimpleNamespace(arguments={}, cookies={}, headers={}))
+
+    def __init__(self):
+        self.next_tick: list = []
+        self.destroyed: list = []
+
+    def add_next_tick_callback(self, cb):
+        self.next_tick.append(cb)
+
+    def on_session_destroyed(self, cb):
+        self.destroyed.append(cb)
+
+    def tick(self) -> None:
+        """Run the next-tick callbacks pending now, not those they add (they wait for the next tick):
+        what happens between two ticks, a click or another page's change, can then come in between."""
+        pending, self.next_tick = self.next_tick, []
+        for cb in pending:
+            cb()
+
+    def run(self) -> None:
+        """Run the pending next-tick callbacks, as the server would (and those they add)."""
+        while self.next_tick:
+            self.next_tick.pop(0)()
 
 
 def tab_titles(tabs: pn.Tabs) -> list[str]:

@@ -5,9 +5,7 @@ from __future__ import annotations
 import html
 import re
 import threading
-from types import SimpleNamespace
 
-import pytest
 from bokeh.models import AdaptiveTicker, ColumnDataSource, HoverTool, Legend, Scatter, Step
 from panel.io.state import set_curdoc
 
@@ -17,7 +15,7 @@ from raisus_panel.ui._charts import CJK_FONT, SIDE_PALETTES, key_marker, series_
 from raisus_panel.ui.score_chart import MARKERS
 
 from .conftest import duel, team_vs_ogre
-from .drivers import chart_key, chart_plot
+from .drivers import ServedDoc, chart_key, chart_plot
 
 
 class StreamSpy:
@@ -257,39 +255,11 @@ def test_a_characters_second_cliche_keeps_its_colour_with_hollow_dots():
     assert dots["Adventurer · Viking"].fill_color == dots["Adventurer · Swashbuckler"].line_color == swash[0]
 
 
-class FakeDoc:
-    """Stands in for a served session's Bokeh document."""
-
-    session_context = SimpleNamespace(id="fake-session",
-                                      request=SimpleNamespace(arguments={}, cookies={}, headers={}))
-
-    def __init__(self):
-        self.next_tick = []
-        self.destroyed = []
-
-    def add_next_tick_callback(self, cb):
-        self.next_tick.append(cb)
-
-    def on_session_destroyed(self, cb):
-        self.destroyed.append(cb)
-
-    def run(self):
-        while self.next_tick:
-            self.next_tick.pop(0)()
-
-
-@pytest.fixture
-def served():
-    doc = FakeDoc()
-    with set_curdoc(doc):
-        yield doc
-
-
 def test_changes_from_elsewhere_are_applied_on_the_own_document(served):
     contest, actions, viking, pirate = duel(rolls=[[6, 5, 1, 1], [4, 4, 4]])
     chart = ScoreChart(actions=actions)
     assert chart._doc is served and served.destroyed  # the document it was built on: kept inside, read on purpose
-    other = FakeDoc()
+    other = ServedDoc()
     with set_curdoc(other):  # a player in another browser tab rolls
         actions.act("roll_round")
     assert len(chart.source.data["x"]) == 1 and served.next_tick and not other.next_tick
@@ -314,7 +284,7 @@ def test_session_end_removes_the_watchers(served):
     for cb in served.destroyed:
         cb(None)
     assert count() == before
-    with set_curdoc(FakeDoc()):
+    with set_curdoc(ServedDoc()):
         actions.act("roll_round")
     served.run()
     assert len(chart.source.data["x"]) == 1
