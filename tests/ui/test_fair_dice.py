@@ -115,31 +115,33 @@ def test_a_player_cannot_reveal_and_the_texts_are_korean_by_default():
     assert fair.title == "Fair dice" and fair.shows("The dice are committed")
 
 
-def test_the_browsers_seed_is_mixed_in_by_itself_once_and_never_over_the_players_own():
+def test_the_browsers_seed_is_mixed_in_by_itself_once_and_never_over_the_players_own(served):
+    # a served page (its redraws and the mixing in run on its ticks, ``served.run()``)
     gm, ann, olaf, spy = table()
     component = FairDice(actions=Actions(ann), lang="en")
     fair = Fair(component)
     fair.browser_sends(BROWSER_SEED)
-    # what a served page runs when a contest commits (a next-tick callback there): called here by its
-    # private name, as no person's click runs it
-    component._mix_in_browser_seed()              # no contest yet: nothing to mix into
+    served.run()                                  # no contest yet: nothing to mix into
     assert not events_of(gm.room, "client_seed_set")
     start(gm, olaf, spy)
-    component._mix_in_browser_seed()              # what a served page runs when a contest commits
-    component._mix_in_browser_seed()
+    served.run()                                  # the contest commits: the page mixes the browser's seed in
+    gm.act("choose", unit=olaf.uid, cliche="Viking")  # another change of the same commitment: not again
+    served.run()
     assert [(e["who"], e["seed"]) for e in events_of(gm.room, "client_seed_set")] == [("p1", BROWSER_SEED)]
     assert fair.shows("your browser made it at random")
     gm.act("end_contest", outcome="Called off.")
     gm.act("start_contest", name="Rematch", side_a=[olaf.uid], side_b=[spy.uid])
+    served.tick()                                 # the page shows the commitment; its mixing in is next
     fair.type(fair.t("fair.your_seed"), "my own words")
-    fair.click(fair.t("fair.set_seed"))
-    component._mix_in_browser_seed()              # the player's own seed stays
+    fair.click(fair.t("fair.set_seed"))           # the player is quicker
+    served.run()                                  # the player's own seed stays
     assert gm.room.contest.dice_commitment["client_seeds"]["p1"] == "my own words"
     gm.act("end_contest", outcome="Called off.")
     gm.act("start_contest", name="Third", side_a=[olaf.uid], side_b=[spy.uid])
-    gm.act("roll_round")
+    served.tick()
+    gm.act("roll_round")                          # the first roll comes before the mixing in
     before = len(gm.room.visible_events(Actor.gm()))
-    component._mix_in_browser_seed()              # too late: refused quietly, nothing changed
+    served.run()                                  # too late: refused quietly, nothing changed
     assert len(gm.room.visible_events(Actor.gm())) == before and fair.error is None
 
 
