@@ -33,3 +33,14 @@ def test_korean_reads_naturally():
     assert not [s for s in texts if "기를 기다리고" in s]
     assert t("contest.round", "ko", n=1) == "1라운드"
     assert t("what_now.you.roll", "ko", n=2).startswith("내 차례: 2라운드가 열렸습니다.")
+
+
+def test_one_korean_word_for_the_team_leader():
+    # the cards, the what-now lines and the errors say 리더; the advisor and a button's help said 대장
+    # too. 대장 stays only in the glossary's term for a lost leader (대장 손실)
+    en, ko = catalog("en"), catalog("ko")
+    daejang = sorted(k for k, s in ko.items() if "대장" in s.replace("대장 손실", ""))
+    assert daejang == []
+    words = {k: re.sub(r"\{[^{}]*\}", "", s).lower() for k, s in en.items()}  # not the {leader} placeholders
+    leader = [k for k, s in words.items() if "leader" in s and "lost its leader" not in s]
+    assert len(leader) > 10 and [k for k in leader if "리더" not in ko[k]] == []
