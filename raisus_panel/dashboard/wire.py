@@ -28,6 +28,7 @@ from raisus_panel import upstream
 
 log = logging.getLogger(__name__)
 
+
 class _UTF8Encoder(PayloadEncoder):
     """Bokeh's payload encoder, writing non-ASCII characters as themselves."""
 

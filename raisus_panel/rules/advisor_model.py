@@ -51,13 +51,14 @@ def _candidates(options: list[int], values: list[Floats]) -> tuple[Floats, list[
     if len(values) == 1:
         return values[0], options
     # the first highest, ordered by the more precise of the two floats: P(lose) above one half,
-    # P(win) below (a loop, not max() with a key: this runs for most states of the first pass)
-    top = values[0]
-    top_w, top_l = top
+    # P(win) below (a loop, not max() with a key function: this runs for most states of the first pass)
+    top, top_rank = values[0], (False, -1.0)
     for value in values:
         w, lo = value
-        if (lo < top_l if top_w > 0.5 else w > top_w) if w > 0.5 else (top_w <= 0.5 and w > top_w):
-            top, top_w, top_l = value, w, lo
+        rank = (True, -lo) if w > 0.5 else (False, w)
+        if rank > top_rank:
+            top, top_rank = value, rank
+    top_w, top_l = top
     near_w, near_l = _CLOSE * top_w, _CLOSE * top_l
     kept = [o for o, (w, lo) in zip(options, values) if abs(top_w - w) <= near_w and abs(top_l - lo) <= near_l]
     # the same node twice (two members alike volunteering) is one option
@@ -265,12 +266,12 @@ class Solver:
     # -- the odds -------------------------------------------------------------------------------
     # Two passes for best play. The first computes every state's chance as a float and keeps, wherever
     # best play chooses, the options that come out on top (several only when their floats are too
-    # close to tell). The second computes the exact fractions, following those choices only ("as is"
-    # has no choices, so it needs the second pass alone): of a team's five
-    # ways to take a hit, one is usually best, so most states never need their fraction, and the
-    # fractions (thousands of bits) were most of the cost. Both passes work on small ints, not on
-    # the state tuples: each unit state is interned once (``_node``) with what the recursion asks of
-    # it, because hashing nested tuples again at every visit was the rest of the cost.
+    # close to tell). The second computes the exact fractions, following those choices only: of a
+    # team's five ways to take a hit, one is usually best, so most states never need their fraction,
+    # and the fractions (thousands of bits) were most of the cost. "As is" has no choices to find, so
+    # it needs the second pass alone. Both passes work on small ints, not on the state tuples: each
+    # unit state is interned once (``_node``) with what the recursion asks of it, because hashing
+    # nested tuples again at every visit was the rest of the cost.
     def value(self, mine: State | None, theirs: State | None, *, best: bool) -> Fraction:
         """P(mine's side wins the contest) from these states before a roll (see the module docstring)."""
         m, t = self._node(mine), self._node(theirs)
