@@ -78,6 +78,8 @@ sys.path.insert(0, str(ROOT))
 TARGET_P95_S = 0.5
 TARGET_MEMORY = 2 * 1024 * 1024
 TARGET_BYTES = 2 * 1024
+#: ... and per spectator (issue 24), whose round must also not grow with the rounds (the last at most 1.5 x the first)
+TARGET_SPECTATOR_BYTES = 1024
 
 #: The rooms' dice seed: every K plays the same rounds.
 SEED = 7
@@ -414,6 +416,7 @@ def run_phase(k: int, args, registry, port: int, clients: Clients, timers: Timer
     rounds: list[dict] = []
     by_component: Counter = Counter()
     by_event: Counter = Counter()
+    watcher_events: Counter = Counter()  # a spectator's part alone (a watching page differs most)
     stopped = ""
     timers.reset()
     started = time.monotonic()
@@ -437,11 +440,13 @@ def run_phase(k: int, args, registry, port: int, clients: Clients, timers: Timer
             "bytes": [s["bytes"] for s in sessions], "messages": [s["messages"] for s in sessions],
             "missing": sum(1 for s in sessions if s["last"] is None), "timed_out": update["timed_out"],
         })
-        for s in sessions:
+        for (role, _), s in zip(roles, sessions):
             for kind, model_id, attr, size in s["events"]:
                 comp = owners.get(model_id, "(models new since connecting)")
                 by_component[comp] += size
                 by_event[(comp, kind, attr)] += size
+                if role == "spectator":
+                    watcher_events[(comp, kind, attr)] += size
     played = time.monotonic() - started
     cpu, calls = dict(timers.totals), dict(timers.calls)
     t = time.monotonic()
@@ -454,7 +459,7 @@ def run_phase(k: int, args, registry, port: int, clients: Clients, timers: Timer
         "played": played,
         "connect": connected, "connect_all": connect_all, "close_all": close_all, "on_connect": on_connect,
         "rss_per_session": (rss1 - rss0) / k,
-        "by_component": by_component, "by_event": by_event, "cpu": cpu, "calls": calls,
+        "by_component": by_component, "by_event": by_event, "watcher_events": watcher_events, "cpu": cpu, "calls": calls,
         "present_after_close": len(room.presence),
     }
 
@@ -585,6 +590,10 @@ def report(phases: list[dict], heap: float | None, args) -> None:
         print(f"Python heap per session (tracemalloc, {args.heap_sessions} sessions): {mb(heap)}")
 
     per_round_table([f"K={p['k']}" for p in phases], [p["rounds"] for p in phases], "K")
+    spectators = _spectator_rounds(big := max(phases, key=lambda p: p["k"]))
+    if spectators:
+        print(f"  a spectator's bytes (median, K={big['k']}, page {'?view=' + args.view if args.view else 'default'}): "
+              + ", ".join(f"{i + 1}: {b:.0f} B" for i, b in enumerate(spectators)))
 
     big = max(phases, key=lambda p: p["k"])
     k, n = big["k"], max(1, len(big["rounds"]))
@@ -595,6 +604,11 @@ def report(phases: list[dict], heap: float | None, args) -> None:
     print("  largest changes (component, event, attribute):")
     for (comp, kind, attr), size in big["by_event"].most_common(10):
         print(f"    {comp:<36} {kind:<16} {attr:<12} {size / k / n:7.0f} B")
+    watchers = big["roles"].count("spectator")
+    if watchers:
+        print(f"  a spectator's changes (per spectator per round, mean of {watchers} spectators):")
+        for (comp, kind, attr), size in big["watcher_events"].most_common(6):
+            print(f"    {comp:<36} {kind:<16} {attr:<12} {size / watchers / n:7.0f} B")
     print()
     print(f"Where the server's time goes (K={k}; per round, summed over sessions; nested rows are "
           f"inside the refreshes):")
@@ -603,14 +617,28 @@ def report(phases: list[dict], heap: float | None, args) -> None:
 
     lat95 = percentile([x["last"] for x in big["rounds"]], 0.95)
     bytes_med = median(b for x in big["rounds"] for b in x["bytes"])
+    watched = _spectator_rounds(big)
+    watched_med = median(b for x in big["rounds"] for role, b in zip(big["roles"], x["bytes"]) if role == "spectator")
     print()
     print(f"Targets at K={k}:")
     for what, ok, value in (
         ("p95 latency < 0.5 s", lat95 < TARGET_P95_S, f"{lat95:.3f} s"),
         ("memory per session < 2 MB (RSS growth)", big["rss_per_session"] < TARGET_MEMORY, mb(big["rss_per_session"])),
         ("bytes per round update per session < 2 KB (median)", bytes_med < TARGET_BYTES, f"{bytes_med:.0f} B"),
+        *(() if not watched else (
+            ("bytes per round update per spectator < 1 KB (median)", watched_med < TARGET_SPECTATOR_BYTES,
+             f"{watched_med:.0f} B"),
+            (f"a spectator's last round (round {len(watched)}) no larger than round 1 x 1.5",
+             watched[-1] <= 1.5 * watched[0], f"{watched[0]:.0f} B -> {watched[-1]:.0f} B"))),
     ):
         print(f"  {'met   ' if ok else 'MISSED'}  {what}: {value}")
+
+
+def _spectator_rounds(phase: dict) -> list[float]:
+    """Each round's median bytes over the phase's spectators (none: an empty list)."""
+    if "spectator" not in phase["roles"]:
+        return []
+    return [median(b for role, b in zip(phase["roles"], x["bytes"]) if role == "spectator") for x in phase["rounds"]]
 
 
 def main(argv=None) -> int:
