@@ -2,10 +2,11 @@
 
 A state document is a flat JSON-ready mapping whose ``seq`` is the room's sequence number. A delta
 says which keys were set anew, which went away, which lists only grew (``append``: the new items
-only, e.g. the score chart's new points) and which kept their length with some items changed
-(``items``: those items only, by place, e.g. the one odds line of five that changed), stamped with the ``seq`` it leads to and the ``base`` seq it
-applies to. A page applies a delta only while it holds ``base``; otherwise it asks for the whole
-document again, so it can never drift from the room.
+only, e.g. the score chart's new points), which kept their length with some items changed
+(``items``: those items' changes only, by place, e.g. the one odds line of five that changed) and
+which texts changed in part (``text``: the part, e.g. a percentage), stamped with the ``seq`` it
+leads to and the ``base`` seq it applies to. A page applies a delta only while it holds ``base``;
+otherwise it asks for the whole document again, so it can never drift from the room.
 
 Pure Python, no Panel: the browser's ``table_view.js`` applies deltas by the same rules as
 :func:`apply_delta`.
@@ -14,6 +15,7 @@ Pure Python, no Panel: the browser's ``table_view.js`` applies deltas by the sam
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 __all__ = ["StaleDelta", "apply_delta", "make_delta"]
@@ -36,29 +38,56 @@ def _changes(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """What changed from mapping ``old`` to ``new``: ``set`` (values sent whole), ``patch`` (a mapping in
     both, as its own changes: a unit whose dice changed sends its dice only), ``append`` (a list that
     starts with all its old items, as its new items only: the chart's new points), ``items`` (a list
-    of the same length with some of its items changed, as ``{place: item}`` of those only: the odds
-    lines that changed) and ``drop`` (keys ``new`` lacks)."""
+    of the same length, as the changes of its items keyed by place, e.g. ``{"text": {"0": ...}}``: the
+    odds lines that changed, each as an edit), ``text`` (a text as an edit of the old one, see
+    :func:`_edit`: a line whose number changed sends the number) and ``drop`` (keys ``new`` lacks).
+    A list or a text is sent whole where that is shorter."""
     out: dict[str, Any] = {}
-    sets, patches, appends, items = {}, {}, {}, {}
+    sets, patches, appends, items, texts = {}, {}, {}, {}, {}
     for key, value in new.items():
         before = old.get(key, _MISSING)
         if before == value:
             continue
-        if isinstance(value, dict) and isinstance(before, dict) and value and before:
+        if isinstance(value, str) and isinstance(before, str) and (edit := _edit(before, value)) is not None:
+            texts[key] = edit
+        elif isinstance(value, dict) and isinstance(before, dict) and value and before:
             patches[key] = _changes(before, value)
         elif (isinstance(value, list) and isinstance(before, list) and 0 < len(before) < len(value)
                 and value[:len(before)] == before):
             appends[key] = value[len(before):]
         elif (isinstance(value, list) and isinstance(before, list) and len(before) == len(value)
-                and any(a == b for a, b in zip(before, value))):
-            items[key] = {str(i): b for i, (a, b) in enumerate(zip(before, value)) if a != b}
+                and len(_json(places := _changes(_by_place(before), _by_place(value)))) < len(_json(value))):
+            items[key] = places
         else:
             sets[key] = value
     drop = sorted(k for k in old if k not in new)
-    for name, part in (("set", sets), ("patch", patches), ("append", appends), ("items", items), ("drop", drop)):
+    for name, part in (("set", sets), ("patch", patches), ("append", appends), ("items", items), ("text", texts),
+                       ("drop", drop)):
         if part:
             out[name] = part
     return out
+
+
+def _by_place(items: list[Any]) -> dict[str, Any]:
+    return {str(i): item for i, item in enumerate(items)}
+
+
+def _edit(old: str, new: str) -> list[Any] | None:
+    """``new`` as an edit of ``old``: ``[kept, cut, middle]``, the first ``kept`` characters of ``old``,
+    then ``middle``, then ``old``'s last ones from ``kept + cut`` on -- or None when sending ``new``
+    whole is no longer ("Side A (Knight+Viking+Squire) wins the contest: 76.1%" to 92.4% sends
+    ``[48, 4, "92.4"]``). Characters are code points, as the page's ``Array.from`` counts them."""
+    n = min(len(old), len(new))
+    front = next((i for i in range(n) if old[i] != new[i]), n)
+    back = next((i for i in range(n - front) if old[-1 - i] != new[-1 - i]), n - front)
+    cut = len(old) - front - back
+    middle = new[front:len(new) - back]
+    edit = [front, cut, middle]
+    return edit if len(_json(edit)) < len(_json(new)) else None
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def apply_delta(doc: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
@@ -82,8 +111,11 @@ def _applied(doc: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
         out[key] = _applied(out[key], part)
     for key, items in changes.get("append", {}).items():
         out[key] = [*out[key], *copy.deepcopy(items)]
-    for key, changed in changes.get("items", {}).items():
-        out[key] = [copy.deepcopy(changed[str(i)]) if str(i) in changed else item for i, item in enumerate(out[key])]
+    for key, places in changes.get("items", {}).items():
+        done = _applied(_by_place(out[key]), places)
+        out[key] = [done[str(i)] for i in range(len(out[key]))]
+    for key, (kept, cut, middle) in changes.get("text", {}).items():
+        out[key] = out[key][:kept] + middle + out[key][kept + cut:]
     return out
 
 

@@ -100,10 +100,34 @@ def test_a_list_whose_length_holds_sends_only_its_changed_items():
     old = {"seq": 1, "odds": {"lines": ["A 40%", "B 60%", "Round 3: 30%", "On average: 2.0", "Assumes …"]}}
     new = {"seq": 2, "odds": {"lines": ["A 45%", "B 55%", "Round 3: 30%", "On average: 2.0", "Assumes …"]}}
     delta = make_delta(old, new)
-    assert delta["patch"] == {"odds": {"items": {"lines": {"0": "A 45%", "1": "B 55%"}}}}
+    assert delta["patch"] == {"odds": {"items": {"lines": {"set": {"0": "A 45%", "1": "B 55%"}}}}}
     assert apply_delta(old, delta) == new
     every = {"seq": 3, "odds": {"lines": ["x", "y", "z", "w", "v"]}}
     assert make_delta(new, every)["patch"] == {"odds": {"set": {"lines": every["odds"]["lines"]}}}  # none kept
+
+
+def test_a_text_changed_in_part_sends_the_part_only():
+    """A line whose percentage changed sends the percentage ([kept, cut, middle]), counted in characters
+    as the page counts them (Array.from: code points, also past the BMP); a short text is sent whole."""
+    old = {"seq": 1, "line": "Side A (Sir Knight+Viking) wins the contest: 76.1%", "ko": "🗡 기사 아린: 76.1% 🛡",
+           "now": "Round 3"}
+    new = {"seq": 2, "line": "Side A (Sir Knight+Viking) wins the contest: 92.4%", "ko": "🗡 기사 아린: 9.3% 🛡",
+           "now": "Round 4"}
+    delta = make_delta(old, new)
+    assert delta["text"] == {"line": [45, 4, "92.4"], "ko": [9, 4, "9.3"]}
+    assert delta["set"] == {"now": "Round 4"}  # [6,1,"4"] is no shorter than the text
+    assert apply_delta(old, delta) == new
+
+
+def test_a_round_sends_the_odds_lines_as_their_changed_parts():
+    gm, spectator = siege()
+    gm.act("roll_round")
+    old = table_document(spectator, "en")
+    gm.act("roll_round")
+    new = table_document(spectator, "en")
+    lines = make_delta(old, new)["patch"]["odds"]["items"]["lines"]
+    assert "set" not in lines and lines["text"]["3"] == [34, 1, "2"]  # "… on average: 3.0" -> "2.0"
+    assert apply_delta(old, make_delta(old, new)) == new
 
 
 def test_a_delta_on_another_seq_is_refused():
