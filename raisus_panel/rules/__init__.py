@@ -6,6 +6,7 @@ tested in milliseconds. Everything a notebook user types is importable from here
 
 from . import advisor, odds
 from .advisor import Advice, Choice, advise
+from .campaign import AdvancementRoll, Budget, advancement_roll, check_budget, creation_budget
 from .character import Character, GruntMob
 from .check import TN_PRESETS, CheckResult, action_check, effective_tn
 from .cliche import Cliche
@@ -18,9 +19,9 @@ from .validation import MAX_MOB_RATING, MAX_NAME_LENGTH, MAX_RATING
 from .verification import DiceCheck, RollProblem, verify, verify_contest
 
 __all__ = [
-    "Advice", "Character", "CharacterTeam", "CheckResult", "Choice", "Cliche", "CommittedDice", "Contest", "DiceCheck", "DiceError",
+    "AdvancementRoll", "Advice", "Budget", "Character", "CharacterTeam", "CheckResult", "Choice", "Cliche", "CommittedDice", "Contest", "DiceCheck", "DiceError",
     "DiceSource",
     "GruntMob", "MAX_MOB_RATING", "MAX_NAME_LENGTH", "MAX_RATING", "RuleError", "RulesProfile",
-    "RollProblem", "SaveFileError", "ScriptedDice", "SeededDice", "TN_PRESETS", "action_check", "advise", "advisor", "effective_tn",
+    "RollProblem", "SaveFileError", "ScriptedDice", "SeededDice", "TN_PRESETS", "action_check", "advancement_roll", "advise", "advisor", "check_budget", "creation_budget", "effective_tn",
     "odds", "verify", "verify_contest",
 ]

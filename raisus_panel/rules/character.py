@@ -13,6 +13,13 @@ from .cliche import Cliche
 from .errors import Phrase, RuleError
 from .validation import MAX_MOB_RATING, MAX_RATING, clean_name, clean_text, whole_number
 
+#: The most lucky shots a character may hold (3 per creation die, far beyond any budget).
+MAX_LUCKY_SHOTS = 99
+#: What the GM may accept of a character's creation (``Character.accepted``).
+ACCEPTABLE = ("hook", "tale", "over_budget")
+#: The fields of the campaign options (RULES.md section 11), saved only when set.
+CAMPAIGN_FIELDS = ("lucky_shots", "lucky_left", "hook", "tale", "accepted")
+
 _CLICHE_TEXT = re.compile(r"^\s*(?P<name>.+?)\s*\(\s*(?P<rating>-?\d+)\s*\)\s*$")
 
 
@@ -30,9 +37,13 @@ def _as_cliches(spec: object, *, max_rating: int) -> list[Cliche]:
         for part in (p for p in spec.split(",") if p.strip()):
             match = _CLICHE_TEXT.match(part)
             if not match:
-                raise RuleError(f"Write each cliché as 'Name (rating)', e.g. 'Viking (4)'; not {part.strip()!r}.",
+                raise RuleError(f"Write each cliché as 'Name (rating)', e.g. 'Viking (4)' (a double-pump "
+                                f"one as '[Wizard] (3)'); not {part.strip()!r}.",
                                 key="error.character.cliche_text", text=repr(part.strip()))
-            items.append((match["name"], int(match["rating"])))
+            name = match["name"]
+            bracketed = len(name) > 2 and name.startswith("[") and name.endswith("]")
+            items.append(Cliche(name[1:-1], int(match["rating"]), max_rating=max_rating, double_pump=True)
+                         if bracketed else (name, int(match["rating"])))
         spec = items
     if isinstance(spec, Mapping):
         spec = list(spec.items())
@@ -98,11 +109,40 @@ class Character(param.Parameterized):
     cliches = param.List(default=[], item_type=Cliche, doc="""
         The character's clichés, in the player's order. Replaced as a whole when it changes.""")
 
+    lucky_shots = param.Integer(default=0, bounds=(0, MAX_LUCKY_SHOTS), doc="""
+        The lucky shots bought at creation (3 per creation die): what ``lucky_left`` refills to at
+        each new session (the "lucky shots" option, RULES.md section 11).""")
+
+    lucky_left = param.Integer(default=0, bounds=(0, MAX_LUCKY_SHOTS), doc="""
+        The lucky shots left this session; each spent adds +1 die to one roll of this character.""")
+
+    hook = param.String(default="", doc="""
+        A written flaw; under a creation budget it gives +1 creation die once the GM accepts it.""")
+
+    tale = param.String(default="", doc="""
+        A written backstory; under a creation budget it gives +1 creation die once the GM accepts it.""")
+
+    accepted = param.List(default=[], item_type=str, doc="""
+        What the GM accepted of this character's creation: "hook", "tale" (each +1 creation die) and
+        "over_budget" (built over the creation budget all the same).""")
+
     def __init__(self, name: str = "", cliches: object = None, **params: Any) -> None:
         params.setdefault("uid", new_uid())
         params["name"] = clean_name(name, Phrase("character name", "term.character_name"))
         params["description"] = clean_text(params.get("description", ""), Phrase("description", "term.description"))
         params["cliches"] = _as_cliches(cliches, max_rating=self.max_rating)
+        for key in ("hook", "tale"):
+            if key in params:
+                params[key] = clean_text(params[key], Phrase(key, f"term.{key}"))
+        lucky = params["lucky_shots"] = whole_number(params.get("lucky_shots", 0),
+                                                     Phrase("lucky shots", "term.lucky_shots"), low=0, high=MAX_LUCKY_SHOTS)
+        params["lucky_left"] = whole_number(params.get("lucky_left", lucky), Phrase("lucky shots left", "term.lucky_left"),
+                                            low=0, high=MAX_LUCKY_SHOTS)
+        accepted = params.get("accepted", [])
+        if not isinstance(accepted, (list, tuple)) or set(accepted) - set(ACCEPTABLE):
+            raise RuleError(f"What the GM accepted is a list of {', '.join(ACCEPTABLE)}; not {accepted!r}.",
+                            key="error.character.accepted", choices=", ".join(ACCEPTABLE), value=repr(accepted))
+        params["accepted"] = [a for a in ACCEPTABLE if a in accepted]
         super().__init__(**params)  # type: ignore[no-untyped-call]  # Parameterized.__init__ takes **params untyped
 
     def cliche(self, name: str) -> Cliche:
@@ -139,9 +179,15 @@ class Character(param.Parameterized):
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready description of this character, for saves and exports."""
-        return {"kind": self.kind, "uid": self.uid, "name": self.name,
+        data = {"kind": self.kind, "uid": self.uid, "name": self.name,
                 "description": self.description, "owner": self.owner,
                 "cliches": [c.to_dict() for c in self.cliches]}
+        # the campaign fields only when set, so a character that uses none is saved as before
+        for key in CAMPAIGN_FIELDS:
+            value = getattr(self, key)
+            if value:
+                data[key] = list(value) if isinstance(value, list) else value
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Character":
@@ -159,7 +205,7 @@ class Character(param.Parameterized):
 
     @classmethod
     def _from_fields(cls, data: dict[str, Any]) -> Self:
-        allowed = {"kind", "uid", "name", "description", "owner", "cliches"}
+        allowed = {"kind", "uid", "name", "description", "owner", "cliches", *CAMPAIGN_FIELDS}
         unknown = set(data) - allowed
         if unknown:
             raise RuleError(f"Unknown character fields: {', '.join(sorted(unknown))}.",
@@ -175,8 +221,11 @@ class Character(param.Parameterized):
         if not isinstance(owner, str):
             raise RuleError("A character's owner must be text.", key="error.character.owner_not_text")
         # as given: __init__ checks the name (clean_name)
+        campaign = {k: data[k] for k in CAMPAIGN_FIELDS if k in data}
+        if "lucky_shots" in campaign:
+            campaign.setdefault("lucky_left", 0)  # saved only when set: absent means none left
         return cls(cast(str, data.get("name")), cliches=cliches, uid=uid, description=data.get("description", ""),
-                   owner=owner)
+                   owner=owner, **campaign)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r}, {{{', '.join(f'{c.name!r}: {c.current}' for c in self.cliches)}}})"

@@ -32,6 +32,9 @@ class CheckResult:
         The dice faces, their sum, and whether ``total >= tn``.
     automatic
         True when the GM declared the action automatic: it succeeds and no die is rolled.
+    lucky, pump
+        Lucky shots spent and points pumped on the roll (campaign options; counted in ``dice``). The
+        pump is paid from the cliché after the check.
     """
 
     cliche: str
@@ -44,6 +47,8 @@ class CheckResult:
     total: int = 0
     success: bool = False
     automatic: bool = False
+    lucky: int = 0
+    pump: int = 0
 
     @property
     def margin(self) -> int:
@@ -54,6 +59,9 @@ class CheckResult:
         """A JSON-ready record of the check (an event's payload)."""
         data = asdict(self)
         data["faces"] = list(self.faces)
+        for key in ("lucky", "pump"):  # the campaign options' only when used: a check is recorded as before
+            if not data[key]:
+                del data[key]
         return data
 
 
@@ -74,8 +82,8 @@ def effective_tn(base_tn: int, suitability: str = "suitable", adjustment: int = 
 
 
 def action_check(cliche: Cliche | int, tn: int, *, suitability: str = "suitable", adjustment: int = 0,
-                 automatic: bool = False, ticket: bool = False, dice: DiceSource | None = None,
-                 profile: RulesProfile | None = None) -> CheckResult:
+                 automatic: bool = False, ticket: bool = False, lucky: int = 0, pump: int = 0,
+                 dice: DiceSource | None = None, profile: RulesProfile | None = None) -> CheckResult:
     """Roll an action check: the cliché's dice against the target number.
 
     Parameters
@@ -92,6 +100,12 @@ def action_check(cliche: Cliche | int, tn: int, *, suitability: str = "suitable"
         The GM rules the action cannot fail: success, and no die is rolled.
     ticket
         Tickets never apply to action checks; asking for one is refused.
+    lucky
+        Lucky shots spent on this roll, +1 die each (the "lucky shots" option; the caller takes
+        them from the character).
+    pump
+        Points pumped, +1 die each (+2 on a double-pump cliché), with the "pumps" and "pump_checks"
+        options; at most the cliché's score − 1, paid from it after the check (by the caller).
     dice
         Where the dice come from (:class:`SeededDice` for play, :class:`ScriptedDice` for tests).
 
@@ -110,12 +124,31 @@ def action_check(cliche: Cliche | int, tn: int, *, suitability: str = "suitable"
         name, pool = cliche.name, cliche.pool
     else:
         name, pool = "", whole_number(cliche, Phrase("number of dice", "term.dice_count"), low=0, high=10_000)
+    profile = profile or _DEFAULT_PROFILE
+    lucky = whole_number(lucky, Phrase("lucky shots", "term.lucky_shots"), low=0, high=10_000)
+    pump = whole_number(pump, Phrase("pump", "term.pump"), low=0, high=10_000)
+    if lucky and not profile.lucky_shots:
+        raise RuleError("Lucky shots are not in this game's rules: the GM turns them on in the rules options.",
+                        key="error.lucky.off")
+    if pump and not (profile.pumps and profile.pump_checks):
+        raise RuleError("Pumps in action checks are not in this game's rules: the GM allows them in the rules options.",
+                        key="error.pump.checks_off")
     if automatic:
+        if lucky or pump:
+            raise RuleError("An automatic success rolls no dice: there is nothing to spend lucky shots or a pump on.",
+                            key="error.check.automatic_extra")
         return CheckResult(name, 0, tn, target, suitability, adjustment, (), 0, True, True)
     if pool < 1:
         what = name or Phrase("That cliché", "term.that_cliche")
         raise RuleError(f"{what} has no dice left: choose another cliché or recover first.",
                         key="error.check.no_dice", cliche=what)
+    if pump > pool - 1:
+        what = name or Phrase("That cliché", "term.that_cliche")
+        raise RuleError(f"{what} is at {pool}: it can pump at most {pool - 1} (no pump from 1).",
+                        key="error.check.pump_too_much", cliche=what, score=pool, most=pool - 1)
+    per_pump = cliche.dice_per_pump if isinstance(cliche, Cliche) else 1
+    pool += lucky + pump * per_pump
     faces = tuple((dice or SeededDice()).roll(pool))
     total = sum(faces)
-    return CheckResult(name, pool, tn, target, suitability, adjustment, faces, total, total >= target)
+    return CheckResult(name, pool, tn, target, suitability, adjustment, faces, total, total >= target, False,
+                       lucky, pump)

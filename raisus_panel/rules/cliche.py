@@ -41,6 +41,10 @@ class Cliche(param.Parameterized):
         Temporary extra dice for one contest (the "brevet" ticket option). They are rolled with the
         cliché and absorb damage before ``current`` does.""")
 
+    double_pump = param.Boolean(default=False, doc="""
+        A double-pump cliché (written in brackets, ``[Wizard] (3)``): each point pumped adds two dice,
+        and under a creation budget each die of it costs two creation dice (RULES.md section 11).""")
+
     def __init__(self, name: str = "", rating: int = 1, current: int | None = None, *,
                  max_rating: int = MAX_RATING, **params: Any) -> None:
         name = clean_name(name, Phrase("cliché name", "term.cliche_name"))
@@ -61,7 +65,12 @@ class Cliche(param.Parameterized):
         score = str(self.current) if self.current == self.rating else f"{self.current}/{self.rating}"
         if self.extra:
             score += f"+{self.extra}"
-        return f"{self.name} ({score})"
+        return f"[{self.name}] ({score})" if self.double_pump else f"{self.name} ({score})"
+
+    @property
+    def dice_per_pump(self) -> int:
+        """The dice one point of pump adds: 2 for a double-pump cliché, else 1."""
+        return 2 if self.double_pump else 1
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready description of this cliché."""
@@ -70,6 +79,8 @@ class Cliche(param.Parameterized):
             data["temporary"] = True
         if self.extra:
             data["extra"] = self.extra
+        if self.double_pump:
+            data["double_pump"] = True
         return data
 
     @classmethod
@@ -78,14 +89,15 @@ class Cliche(param.Parameterized):
         if not isinstance(data, dict):
             raise RuleError(f"A cliché must be described by a mapping, not {type(data).__name__}.",
                             key="error.cliche.not_mapping", type=type(data).__name__)
-        unknown = set(data) - {"name", "rating", "current", "temporary", "extra"}
+        unknown = set(data) - {"name", "rating", "current", "temporary", "extra", "double_pump"}
         if unknown:
             raise RuleError(f"Unknown cliché fields: {', '.join(sorted(unknown))}.",
                             key="error.cliche.unknown_fields", names=", ".join(sorted(unknown)))
         extra = whole_number(data.get("extra", 0), Phrase("extra dice", "term.extra_dice"), low=0, high=max_rating)
         # as given: __init__ checks the name and the numbers (clean_name, whole_number)
         return cls(cast(str, data.get("name")), cast(int, data.get("rating")), data.get("current"),
-                   max_rating=max_rating, temporary=bool(data.get("temporary", False)), extra=extra)
+                   max_rating=max_rating, temporary=bool(data.get("temporary", False)), extra=extra,
+                   double_pump=bool(data.get("double_pump", False)))
 
     def __repr__(self) -> str:
         return f"Cliche({self.name!r}, {self.rating}, current={self.current})"

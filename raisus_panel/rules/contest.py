@@ -37,7 +37,7 @@ from .profile import RulesProfile
 from .recovery import recovery_gains
 from .save import ContestSave
 from .team import CharacterTeam
-from .validation import clean_name, clean_text
+from .validation import clean_name, clean_text, whole_number
 
 #: Safety net for tie re-rolls: fair dice tie this often in a row with probability far below 1e-300.
 MAX_TIE_REROLLS = 400
@@ -214,7 +214,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
 
     # ------------------------------------------------------------------------ the command gate --
     #: The commands, by name: what :meth:`can` and :meth:`why_not` (and a room) accept.
-    COMMANDS = ("choose", "approve", "give_tickets", "roll_round", "exchange", "end_round", "volunteer",
+    COMMANDS = ("choose", "approve", "pump", "spend_lucky", "give_tickets", "roll_round", "exchange", "end_round", "volunteer",
                 "assign_loss", "form_team", "disband", "drop_out", "end", "decide_fate", "veto_fate",
                 "recover", "set_client_seed", "reveal_dice", "undo")
 
@@ -491,6 +491,105 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             yield make_event("approved", unit=uid)
         return self._command("approve", _plan_approve)
 
+    def pump(self, unit: Unit | str, amount: int) -> list[dict[str, Any]]:
+        """Pump the cliché a unit rolls next by ``amount``: +``amount`` dice on its next roll (twice that
+        for a double-pump cliché), and the cliché loses ``amount`` once that roll is decided, won or
+        lost (the "pumps" option, RULES.md section 11). ``amount=0`` takes a pump back.
+
+        Pumped dice are extra dice, not score: a revenge bonus doubles a leader's score, not its pump.
+        A team pumps its leader's cliché. The pump stays through tie re-rolls and is paid once.
+
+        Parameters
+        ----------
+        unit
+            A character, grunt mob or team of this contest about to roll: object, uid or name.
+        amount
+            How many points to pump: from 0 to the cliché's score − 1 (no pump from 1).
+
+        Returns
+        -------
+        list of dict
+            The events the command made (copies; see ``events.py``).
+
+        Raises
+        ------
+        RuleError
+            When the rules refuse the command, or another command of this contest is still running
+            (``error.contest.busy``); nothing has changed then.
+        """
+        def _plan_pump() -> Iterator[dict[str, Any]]:
+            if not self.profile.pumps:
+                raise RuleError("Pumps are not in this game's rules: the GM turns them on in the rules options.",
+                                key="error.pump.off")
+            if self.single_roll:
+                raise RuleError("There are no pumps in a single-roll contest.", key="error.pump.single_roll")
+            uid = self._resolve_unit(unit)
+            obj = self._unit(uid)
+            if not self.is_active(uid):
+                raise RuleError(f"{obj.name} is out of this contest and cannot pump.",
+                                key="error.pump.out", name=obj.name)
+            char, cliche = self._pumped_cliche(uid)
+            points = whole_number(amount, Phrase("pump", "term.pump"), low=0, high=10_000)
+            if points > cliche.pool - 1:
+                raise RuleError(f"{char.name}'s {cliche.name} is at {cliche.pool}: it can pump at most "
+                                f"{max(cliche.pool - 1, 0)} (no pump from 1).", key="error.pump.too_much",
+                                name=char.name, cliche=cliche.name, score=cliche.pool, most=max(cliche.pool - 1, 0))
+            yield make_event("pumped", unit=uid, amount=points)
+        return self._command("pump", _plan_pump)
+
+    def _pumped_cliche(self, uid: str) -> tuple[Character, Cliche]:
+        """Who pumps for a unit, and which cliché: a team's leader with its team cliché."""
+        obj = self._unit(uid)
+        if isinstance(obj, CharacterTeam):
+            return obj.lead, obj.cliche_of(obj.lead)
+        cliche = self.chosen(obj)
+        if cliche is None:
+            names = ", ".join(c.name for c in obj.cliches if c.pool > 0)
+            raise RuleError(f"Choose which cliché {obj.name} uses ({names}).", key="error.contest.choose_cliche",
+                            name=obj.name, choices=names)
+        return obj, cliche
+
+    def spend_lucky(self, character: Character | str, amount: int) -> list[dict[str, Any]]:
+        """Spend lucky shots on a character's next roll in this contest: +1 die each (the "lucky shots"
+        option, RULES.md section 11). In a team, any active member may spend its own on the team's
+        roll. They stay in force through tie re-rolls and are spent once, when the roll is decided.
+        ``amount=0`` takes them back.
+
+        Parameters
+        ----------
+        character
+            A character of this contest whose unit is about to roll: object, uid or name.
+        amount
+            How many lucky shots, at most those it has left.
+
+        Returns
+        -------
+        list of dict
+            The events the command made (copies; see ``events.py``).
+
+        Raises
+        ------
+        RuleError
+            When the rules refuse the command, or another command of this contest is still running
+            (``error.contest.busy``); nothing has changed then.
+        """
+        def _plan_lucky() -> Iterator[dict[str, Any]]:
+            if not self.profile.lucky_shots:
+                raise RuleError("Lucky shots are not in this game's rules: the GM turns them on in the rules options.",
+                                key="error.lucky.off")
+            char = self._resolve_character(character)
+            team = self._team_of(char)
+            unit = team.uid if team else char.uid
+            if not self.is_active(unit) or (team is not None and not team.is_active(char)):
+                raise RuleError(f"{char.name} is out of this contest and cannot spend lucky shots.",
+                                key="error.lucky.out", name=char.name)
+            points = whole_number(amount, Phrase("lucky shots", "term.lucky_shots"), low=0, high=10_000)
+            if points > char.lucky_left:
+                raise RuleError(f"{char.name} has {char.lucky_left} lucky shots left, not {points}.",
+                                key="error.lucky.too_many", name=char.name, left=char.lucky_left, asked=points)
+            yield make_event("lucky_declared", character=char.uid, unit=unit, amount=points)
+        return self._command("spend_lucky", _plan_lucky)
+
     def give_tickets(self, fitting: Mapping[Character | str, str] | None = None, *,
                      name: str | None = None) -> list[dict[str, Any]]:
         """Give everyone in the scene a temporary cliché rated 2, named after the contest.
@@ -571,6 +670,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
                 return
             units = [self._single_active(0), self._single_active(1)]
             yield self._decide_exchange(units, closes_round=True)
+            yield from self._costs_paid(units)
         return self._command("roll_round", _plan_round)
 
     def exchange(self, attacker: Unit | str, target: Unit | str) -> list[dict[str, Any]]:
@@ -611,6 +711,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
                                 key="error.contest.single_roll_exchange")
             ordered = [a, b] if self._side_of(a) == 0 else [b, a]
             yield self._decide_exchange(ordered, closes_round=False)
+            yield from self._costs_paid(ordered)
         return self._command("exchange", _plan_exchange)
 
     def end_round(self) -> list[dict[str, Any]]:
@@ -673,6 +774,40 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
                 "inappropriate": not choice["appropriate"], "revenge": False, "pool": cliche.pool,
                 "helpers": []}
 
+    def _with_bonus(self, spec: dict[str, Any]) -> dict[str, Any]:
+        """A roll spec with the unit's pump and lucky shots in force added to its dice (checked again:
+        an exchange or a check since may have lowered what they were declared on)."""
+        uid = spec["unit"]
+        pump, lucky = self._pumps.get(uid, 0), self._lucky.get(uid, {})
+        if not pump and not any(lucky.values()):
+            return spec
+        char, cliche = self._pumped_cliche(uid)
+        if pump > cliche.pool - 1:
+            raise RuleError(f"{char.name}'s {cliche.name} is at {cliche.pool} now: pump again, at most "
+                            f"{max(cliche.pool - 1, 0)}.", key="error.pump.now_too_much", name=char.name,
+                            cliche=cliche.name, score=cliche.pool, most=max(cliche.pool - 1, 0))
+        for who, points in lucky.items():
+            if points > self._objects[who].lucky_left:
+                name = self._objects[who].name
+                raise RuleError(f"{name} has only {self._objects[who].lucky_left} lucky shots left now: "
+                                "spend them again.", key="error.lucky.now_too_many", name=name,
+                                left=self._objects[who].lucky_left)
+        extra = pump * cliche.dice_per_pump + sum(lucky.values())
+        return {**spec, "pool": spec["pool"] + extra, "pump": pump, "lucky": sum(lucky.values())}
+
+    def _costs_paid(self, units: list[str]) -> Iterator[dict[str, Any]]:
+        """After a decided roll: the pumps of its units are paid (after any damage) and their lucky
+        shots spent, in one event, if any were in force."""
+        pumps = {u: self._pumps[u] for u in units if self._pumps.get(u)}
+        lucky = [{"character": who, "amount": n} for u in units for who, n in self._lucky.get(u, {}).items() if n]
+        if not pumps and not lucky:
+            return
+        hits = []
+        for uid, points in pumps.items():
+            char, cliche = self._pumped_cliche(uid)
+            hits.append(self._hit(char.uid, cliche.name, points))
+        yield make_event("costs_paid", units=units, hits=hits, lucky=lucky)
+
     def _roll_unit(self, spec: dict[str, Any]) -> dict[str, Any]:
         faces = self._dice().roll(spec["pool"])
         roll = {"pool": spec["pool"], "faces": faces, "total": sum(faces)}
@@ -685,7 +820,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         return roll
 
     def _decide_exchange(self, units: list[str], *, closes_round: bool) -> dict[str, Any]:
-        specs = [self._roll_spec(u) for u in units]
+        specs = [self._with_bonus(self._roll_spec(u)) for u in units]
         draw = self._dice().next_roll
         attempts = []
         while True:
@@ -1090,9 +1225,8 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
     def _check_end(self) -> list[dict[str, Any]]:
         if self._status != "active":
             return []
-        last = self._events[-1] if self._events else None
-        if self.single_roll and last and last["type"] == "round_decided":
-            return [self._end_event(last["winner"], "", early=False)]
+        if self.single_roll and self._last_roll is not None:  # its one roll decided it
+            return [self._end_event(self._last_roll["winner"], "", early=False)]
         alive = [bool(self.active_units(s)) for s in (0, 1)]
         if all(alive):
             return []

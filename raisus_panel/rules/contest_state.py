@@ -39,6 +39,7 @@ class ContestProjection(ContestParts):
             kept = {c.name: c for c in char.cliches if c.name in fresh}
             for name, cliche in kept.items():
                 cliche.param.update(current=fresh[name]["current"], extra=fresh[name].get("extra", 0))
+            char.lucky_left = data.get("lucky_left", 0)
             restored = [kept.get(name) or Cliche.from_dict(d, max_rating=char.max_rating)
                         for name, d in fresh.items()]
             if [c.name for c in restored] != [c.name for c in char.cliches]:
@@ -52,6 +53,9 @@ class ContestProjection(ContestParts):
             self._teams[team.uid] = team
         self._side_ids = [list(s) for s in start["sides"]]
         self._choice: dict[str, dict[str, Any]] = {}
+        #: pumps and lucky shots declared for a unit's next roll: unit -> points; unit -> {character: shots}
+        self._pumps: dict[str, int] = {}
+        self._lucky: dict[str, dict[str, int]] = {}
         self._start_scores: dict[str, dict[str, int]] = {}
         self._dropped: set[str] = set()
         self._window: dict[str, Any] | None = None
@@ -134,6 +138,34 @@ class ContestProjection(ContestParts):
         else:
             self._choice[uid]["approved"] = True
 
+    def _on_pumped(self, event: dict[str, Any]) -> None:
+        self._pumps[event["unit"]] = event["amount"]
+
+    def _on_lucky_declared(self, event: dict[str, Any]) -> None:
+        self._lucky[event["unit"]] = {**self._lucky.get(event["unit"], {}), event["character"]: event["amount"]}
+
+    def _on_costs_paid(self, event: dict[str, Any]) -> None:
+        self._apply_hits(event["hits"])
+        for spent in event["lucky"]:
+            char = self._objects[spent["character"]]
+            char.lucky_left -= spent["amount"]
+        for uid in event["units"]:
+            self._pumps.pop(uid, None)
+            self._lucky.pop(uid, None)
+        if self._window:  # a leader who paid its pump after a lost round may be down now
+            team = self._teams[self._window["team"]]
+            self._window["leader_down"] = (team.cliche_of(team.lead).pool == 0
+                                           and any(m is not team.leader for m in team.active_members))
+        self._refresh_series()
+        if self._history and self._history[-1]["kind"] == "round":  # the round's point shows what it cost
+            self._history[-1]["scores"] = self._scores()
+
+    def _forget_bonus(self, *uids: str) -> None:
+        """Units that formed into a team or came out of one roll no more as declared."""
+        for uid in uids:
+            self._pumps.pop(uid, None)
+            self._lucky.pop(uid, None)
+
     def _on_tickets_given(self, event: dict[str, Any]) -> None:
         self._tickets = True
         for uid in event["temporary"]:
@@ -154,6 +186,7 @@ class ContestProjection(ContestParts):
         team = self._teams.get(data["uid"]) or self._team_from_dict(data)
         team.param.update(revenge=self._carry[event["side"]], dropped=[], approved=False)
         self._teams[team.uid] = team
+        self._forget_bonus(*(m.uid for m in team.members))
         self._carry[event["side"]] = False
         side = self._side_ids[event["side"]]
         members = {m.uid for m in team.members}
@@ -214,6 +247,7 @@ class ContestProjection(ContestParts):
     def _on_team_disbanded(self, event: dict[str, Any]) -> None:
         team = self._teams[event["team"]]
         self._apply_hits(event["hits"])
+        self._forget_bonus(team.uid)
         side = self._side_of(team.uid)
         ids = self._side_ids[side]
         at = ids.index(team.uid)

@@ -29,6 +29,16 @@ The fields of each type (:data:`EVENT_FIELDS`; every one is always present):
     ``unit``, ``cliche``, ``appropriate``, ``approved`` -- the cliché a character or mob rolls from now on.
 ``approved``
     ``unit`` -- the GM approved its inappropriate cliché (a team's, when every member's is).
+``pumped``
+    ``unit``, ``amount`` -- its next roll pumps its cliché (a team: its leader's) by ``amount`` (0: no
+    pump); the "pumps" option.
+``lucky_declared``
+    ``character``, ``unit`` (its own, or its team), ``amount`` -- lucky shots it spends on that unit's
+    next roll (0: none); the "lucky shots" option.
+``costs_paid``
+    Right after a ``round_decided`` that had pumps or lucky shots in force: ``units`` (the roll's
+    two), ``hits`` (each pump paid from its cliché, after the round's damage) and ``lucky``
+    (``[{"character", "amount"}]``: lucky shots spent).
 ``tickets_given``
     ``cliche`` (the ticket's name), ``rating``, ``temporary`` (uids given the temporary cliché),
     ``brevet`` (``[{"character", "cliche"}]``: who got ``rating`` extra dice on a fitting cliché).
@@ -38,7 +48,8 @@ The fields of each type (:data:`EVENT_FIELDS`; every one is always present):
     One decided roll between two units (a whole round, or one exchange of it):
     ``round`` (the round it belongs to, 1-based), ``units`` (the two unit uids, side A's first),
     ``used`` (per unit: ``{"unit", "character" (who rolls), "cliche", "inappropriate", "revenge",
-    "pool", "helpers" (uids)}``), ``attempts`` (every roll until the tie broke: a list of pairs of
+    "pool", "helpers" (uids)}``, plus ``"pump"`` and ``"lucky"`` (the points pumped and the shots
+    spent, already counted in ``pool``) when either was in force), ``attempts`` (every roll until the tie broke: a list of pairs of
     ``{"pool", "faces", "total"}``, plus ``"helper_faces"`` with the "members roll, sixes count"
     option), ``winner`` (0 or 1, an index into ``units``), ``damage`` (1 or 3), ``hits``,
     ``rolloff`` (None, or ``{"rolls", "loser"}`` with the "members roll off" option),
@@ -100,6 +111,9 @@ EVENT_FIELDS: dict[str, frozenset[str]] = {
     "contest_started": frozenset({"contest", "name", "single_roll", "profile", "sides", "teams", "characters"}),
     "cliche_chosen": frozenset({"unit", "cliche", "appropriate", "approved"}),
     "approved": frozenset({"unit"}),
+    "pumped": frozenset({"unit", "amount"}),
+    "lucky_declared": frozenset({"character", "unit", "amount"}),
+    "costs_paid": frozenset({"units", "hits", "lucky"}),
     "tickets_given": frozenset({"cliche", "rating", "temporary", "brevet"}),
     "team_formed": frozenset({"side", "team"}),
     "round_decided": frozenset({"round", "units", "used", "attempts", "winner", "damage", "hits", "rolloff",
@@ -123,6 +137,9 @@ ADDED_FIELDS: dict[str, frozenset[str]] = {"round_decided": frozenset({"draw"})}
 
 #: The event types of committed dice (added after the first saves were written).
 DICE_EVENT_TYPES = ("dice_committed", "client_seed_set", "dice_revealed")
+
+#: The event types of the campaign options (RULES.md section 11; added after committed dice).
+CAMPAIGN_EVENT_TYPES = ("pumped", "lucky_declared", "costs_paid")
 
 #: Event types, in the glossary's words.
 EVENT_TYPES = tuple(EVENT_FIELDS)

@@ -8,6 +8,9 @@ import param
 
 SUITABILITY_STEPS = ("suitable", "unsuitable", "very unsuitable")
 
+#: The options of RULES.md section 11, all off by default.
+CAMPAIGN_OPTIONS = ("creation_dice", "creation_max", "lucky_shots", "pumps", "pump_checks", "advancement")
+
 
 class RulesProfile(param.Parameterized):
     """Which reading of the rules a table plays by (RULES.md section 9).
@@ -59,6 +62,29 @@ class RulesProfile(param.Parameterized):
     ticket_rating = param.Integer(default=2, bounds=(1, None), constant=True, doc="""
         The rating of a ticket's temporary cliché, and the extra dice of a brevet. 2 by the rules.""")
 
+    # -- campaign options (RULES.md section 11): each off by default, and left out of a save while off
+    creation_dice = param.Integer(default=None, allow_None=True, bounds=(1, 100), doc="""
+        The creation budget: how many dice a player character is built from (10 by the book);
+        None (the default) for no budget.""")
+
+    creation_max = param.Integer(default=4, bounds=(1, 6), doc="""
+        The most creation dice any one cliché may hold under a creation budget (4 by the book).""")
+
+    lucky_shots = param.Boolean(default=False, doc="""
+        Whether characters may spend lucky shots: +1 die each on one roll of their own.""")
+
+    pumps = param.Boolean(default=False, doc="""
+        Whether a character may pump its cliché before a contest round's roll: +N dice now, and the
+        cliché loses N when the round is decided, won or lost.""")
+
+    pump_checks = param.Boolean(default=False, doc="""
+        Whether pumps are allowed in action checks too (paid after the check); only with ``pumps``.""")
+
+    advancement: param.Selector[str] = param.Selector(default="off", objects=["off", "rolls", "points"], doc="""
+        How characters advance when the GM ends a session: "off", "rolls" (a roll per cliché used
+        that session; all dice even raises its rating by 1, to 6 at most) or "points" (RisusKr: one
+        creation die per session to invest).""")
+
     def step_for(self, suitability: str) -> int:
         """The target-number increase for ``suitability`` ("suitable", "unsuitable", ...)."""
         return {"suitable": 0, "unsuitable": self.unsuitable_step,
@@ -68,8 +94,10 @@ class RulesProfile(param.Parameterized):
         super().__init__(**params)  # type: ignore[no-untyped-call]  # Parameterized.__init__ takes **params untyped
 
     def to_dict(self) -> dict[str, Any]:
-        """The options as a JSON-ready mapping."""
-        return {k: v for k, v in self.param.values().items() if k != "name"}
+        """The options as a JSON-ready mapping (the campaign options only when they are on, so a game
+        that plays none of them is saved exactly as before they existed)."""
+        return {k: v for k, v in self.param.values().items()
+                if k != "name" and not (k in CAMPAIGN_OPTIONS and v == self.param[k].default)}
 
     @classmethod
     def from_dict(cls, data: object) -> "RulesProfile":

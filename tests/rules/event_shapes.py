@@ -11,6 +11,8 @@ from raisus_panel.rules.events import ADDED_FIELDS, COMMON_FIELDS, EVENT_FIELDS,
 
 #: The nested records of the module docstring of ``events.py``.
 USED_FIELDS = frozenset({"unit", "character", "cliche", "inappropriate", "revenge", "pool", "helpers"})
+#: With pumps or lucky shots in force, a ``used`` record also says them.
+BONUS_FIELDS = frozenset({"pump", "lucky"})
 ROLL_FIELDS = frozenset({"pool", "faces", "total"})
 GAIN_FIELDS = frozenset({"character", "cliche", "amount"})
 BREVET_FIELDS = frozenset({"character", "cliche"})
@@ -41,7 +43,7 @@ def shape_problems(event: dict) -> list[str]:
         if len(event["units"]) != 2 or event["winner"] not in (0, 1) or event["damage"] not in (1, 3):
             bad.append(f"round_decided: units {event['units']!r}, winner {event['winner']!r}, "
                        f"damage {event['damage']!r}")
-        if len(event["used"]) != 2 or any(set(u) != USED_FIELDS for u in event["used"]):
+        if len(event["used"]) != 2 or any(set(u) not in (USED_FIELDS, USED_FIELDS | BONUS_FIELDS) for u in event["used"]):
             bad.append(f"round_decided: used {event['used']!r}")
         for attempt in event["attempts"]:
             if len(attempt) != 2 or any(not ROLL_FIELDS <= set(r) <= ROLL_FIELDS | {"helper_faces"}
@@ -49,6 +51,11 @@ def shape_problems(event: dict) -> list[str]:
                 bad.append(f"round_decided: attempt {attempt!r}")
         if event["rolloff"] is not None and set(event["rolloff"]) != {"rolls", "loser"}:
             bad.append(f"round_decided: rolloff {event['rolloff']!r}")
+    if kind in ("pumped", "lucky_declared") and not _count(event["amount"]):
+        bad.append(f"{kind}: amount {event['amount']!r}")
+    if kind == "costs_paid" and (len(event["units"]) != 2 or any(
+            set(s) != {"character", "amount"} or not _count(s["amount"]) or not s["amount"] for s in event["lucky"])):
+        bad.append(f"costs_paid: units {event['units']!r}, lucky {event['lucky']!r}")
     if kind == "recovered" and any(set(g) != GAIN_FIELDS for g in event["gains"]):
         bad.append(f"recovered: gains {event['gains']!r}")
     if kind == "tickets_given" and any(set(b) != BREVET_FIELDS for b in event["brevet"]):

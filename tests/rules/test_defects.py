@@ -159,6 +159,7 @@ def test_a_command_from_the_dice_source_is_refused_and_the_round_completes():
 #: Arguments for each command, as a player might give them in the middle of the Ogre fight.
 ARGUMENTS = {
     "choose": lambda t, k, v, s, o: (o, "Ogre"), "approve": lambda t, k, v, s, o: (o,),
+    "pump": lambda t, k, v, s, o: (o, 1), "spend_lucky": lambda t, k, v, s, o: (k, 1),
     "exchange": lambda t, k, v, s, o: (t, o), "volunteer": lambda t, k, v, s, o: (v,),
     "assign_loss": lambda t, k, v, s, o: (v,), "form_team": lambda t, k, v, s, o: ([k, v],),
     "disband": lambda t, k, v, s, o: (t,), "drop_out": lambda t, k, v, s, o: (s,),

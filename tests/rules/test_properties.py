@@ -11,7 +11,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from raisus_panel.rules import Character, CharacterTeam, Contest, GruntMob, RuleError, RulesProfile, SeededDice
+from raisus_panel.rules import Character, CharacterTeam, Cliche, Contest, GruntMob, RuleError, RulesProfile, SeededDice
 
 profiles = st.builds(
     RulesProfile,
@@ -20,6 +20,8 @@ profiles = st.builds(
     team_loss=st.sampled_from(["leader", "leader_assigns", "roll_off"]),
     disband_penalty=st.sampled_from([0, 1]),
     single_roll_damage=st.booleans(),
+    pumps=st.booleans(),
+    lucky_shots=st.booleans(),
 )
 
 rosters = st.fixed_dictionaries({
@@ -34,12 +36,13 @@ rosters = st.fixed_dictionaries({
 commands = st.lists(st.tuples(
     st.sampled_from(["roll_round"] * 8 + ["exchange"] * 4 + ["volunteer"] * 4 + [
         "end_round", "disband", "drop_out", "form_team", "form_team", "choose", "assign_loss", "tickets",
-        "approve", "end", "undo"]),
+        "approve", "end", "undo", "pump", "pump", "spend_lucky", "spend_lucky"]),
     st.integers(0, 7), st.integers(0, 7), st.booleans()), min_size=1, max_size=25)
 
 
 def build(roster, profile):
-    side_a = [Character(f"A{i}", {f"Hero{i}": r, f"Alt{i}": max(1, r - 1)}) for i, r in enumerate(roster["a"])]
+    side_a = [Character(f"A{i}", [(f"Hero{i}", r), Cliche(f"Alt{i}", max(1, r - 1), double_pump=i % 2 == 1)],
+                        lucky_shots=i + 1) for i, r in enumerate(roster["a"])]
     side_b = [Character(f"B{i}", {f"Foe{i}": r}) for i, r in enumerate(roster["b"])]
     if roster["mob_b"]:
         side_b[0] = GruntMob("Mob", rating=roster["b"][0] + 2)
@@ -84,6 +87,10 @@ def plan(contest, name, i, j, flag):
             "appropriate": not flag, "approved": flag and j % 2 == 0}
     if name == "approve":
         return name, (pick(units, i),), {}
+    if name == "pump":
+        return name, (pick(units, i), j % 4), {}
+    if name == "spend_lucky":
+        return name, (pick(chars, i), j % 3), {}
     if name == "tickets":
         return "give_tickets", (), {}
     if name == "end":
@@ -109,7 +116,7 @@ def run(contest, name, i, j, flag):
 
 def state(contest):
     return json.dumps({
-        "scores": [(ch.uid, [(c.name, c.current, c.extra, c.temporary) for c in ch.cliches])
+        "scores": [(ch.uid, ch.lucky_left, [(c.name, c.current, c.extra, c.temporary) for c in ch.cliches])
                    for ch in contest.characters()],
         "sides": [[u.uid for u in side] for side in contest.sides],
         "status": contest.status, "round": contest.round, "winner": contest.winner,
@@ -133,7 +140,7 @@ def test_invariants_under_random_play(roster, profile, script):
             assert state(contest) == before and contest.to_json() == log_before, f"refused {name} changed state"
             continue
         for ch in contest.characters():
-            assert all(c.current >= 0 and c.extra >= 0 for c in ch.cliches)
+            assert all(c.current >= 0 and c.extra >= 0 for c in ch.cliches) and ch.lucky_left >= 0
         if contest.status == "active":
             assert all(contest.active_units(s) for s in (0, 1)), "a side has no active unit but the contest goes on"
         elif contest.events[-1]["type"] == "contest_ended" and not contest.events[-1]["early"]:
