@@ -22,6 +22,7 @@ the advisor rates *now* (``advisor.py``); the solver does not search them later.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from fractions import Fraction
 from math import comb, gcd
 from typing import Any
@@ -43,26 +44,40 @@ _WON: Floats = (1.0, 0.0)
 _LOST: Floats = (0.0, 1.0)
 #: Two chances whose floats are this close (relative, in both numbers) are compared exactly.
 _CLOSE = 1e-11
+_INF = float("inf")
+#: A pair of nodes as one int memo key, ``mine << _PAIR | theirs`` (cheaper to make and hash than a tuple).
+_PAIR = 32
 
 
-def _candidates(options: list[int], values: list[Floats]) -> tuple[Floats, list[int]]:
+def _candidates(options: tuple[int, ...], values: list[Floats]) -> tuple[Floats, tuple[int, ...]]:
     """The highest value, and every option whose value is too close to it to tell by the floats
-    (both of its numbers within ``_CLOSE``, relative)."""
-    if len(values) == 1:
-        return values[0], options
-    # the first highest, ordered by the more precise of the two floats: P(lose) above one half,
-    # P(win) below (a loop, not max() with a key function: this runs for most states of the first pass)
-    top, top_rank = values[0], (False, -1.0)
+    (both of its numbers within ``_CLOSE``, relative). ``options`` are distinct nodes."""
+    # the first highest, ordered by the more precise of the two floats: P(win) up to one half, else
+    # 1 / P(lose) (above 2, so above any P(win) of the other kind, and as precise as P(lose)); one
+    # float, not a tuple, and a loop, not max() with a key function: this runs for most states
+    top, top_rank = values[0], -1.0
     for value in values:
         w, lo = value
-        rank = (True, -lo) if w > 0.5 else (False, w)
+        rank = w if w <= 0.5 else 1.0 / lo if lo else _INF
         if rank > top_rank:
             top, top_rank = value, rank
     top_w, top_l = top
     near_w, near_l = _CLOSE * top_w, _CLOSE * top_l
-    kept = [o for o, (w, lo) in zip(options, values) if abs(top_w - w) <= near_w and abs(top_l - lo) <= near_l]
-    # the same node twice (two members alike volunteering) is one option
-    return top, kept if len(kept) == 1 else list(dict.fromkeys(kept))
+    kept = tuple(o for o, (w, lo) in zip(options, values) if abs(top_w - w) <= near_w and abs(top_l - lo) <= near_l)
+    return top, kept
+
+
+def _highest(values: Iterable[Fraction]) -> Fraction:
+    """The highest of several chances, stopping at a certain win (nothing beats it)."""
+    top = None
+    for value in values:
+        n, d = value.numerator, value.denominator
+        if top is None or n * top.denominator > top.numerator * d:
+            top = value
+            if n == d:
+                break
+    assert top is not None
+    return top
 
 
 def solo(pools: tuple[int, ...], apps: tuple[bool | None, ...], chosen: int) -> State:
@@ -159,26 +174,35 @@ class Solver:
         self.inappropriate_always = inappropriate_always
         self.disband_penalty = disband_penalty
         self.volunteer_factor = volunteer_factor
+        # the interned nodes (see _node), a column each
         self._ids: dict[State, int] = {}
         self._states: list[State] = []
         self._rolls: list[tuple[int, int, int]] = []
+        self._roll_ids: list[int] = []  # the roll's id in _roll_index, for the round-floats memo
+        self._solo: list[bool] = []
         self._inapp: list[bool] = []
         self._cleared: list[int] = []
-        self._switch_memo: dict[int, list[int]] = {}
+        self._roll_index: dict[tuple[int, int, int], int] = {}
+        self._switch_memo: dict[int, tuple[int, ...]] = {}
         self._loss_memo: dict[tuple[int, int, bool], list[tuple[Fraction, float, list[int]]]] = {}
-        # by (mine, theirs) node: the first pass's floats (best play only), the second's fractions for
-        # "as is" (False) and best play (True)
-        self._floats: dict[tuple[int, int], Floats] = {}
-        self._rolled_floats: dict[tuple[int, int], Floats] = {}
-        self._exact: dict[bool, dict[tuple[int, int], Fraction]] = {False: {}, True: {}}
-        self._rolled_exact: dict[bool, dict[tuple[int, int], Fraction]] = {False: {}, True: {}}
+        # the first pass's: (P(win), P(lose)) of one round by pair of roll ids, and lost rounds as
+        # (float chance, distinct outcomes) by _float_loss_key
+        self._round_floats: dict[int, Floats] = {}
+        self._float_loss_memo: dict[int, list[tuple[float, tuple[int, ...]]]] = {}
+        # by (mine, theirs) node pair (as one int, _PAIR): the first pass's floats (best play only),
+        # the second's fractions for "as is" (False) and best play (True)
+        self._floats: dict[int, Floats] = {}
+        self._rolled_floats: dict[int, Floats] = {}
+        self._exact: dict[bool, dict[int, Fraction]] = {False: {}, True: {}}
+        self._rolled_exact: dict[bool, dict[int, Fraction]] = {False: {}, True: {}}
         # best play's choices, from the first pass: the clichés of a solo unit before a roll, and
         # for each way a lost round can fall, who takes the hit
-        self._switch_choice: dict[tuple[int, int], list[int]] = {}
-        self._hit_choice: dict[tuple[int, int], list[list[int]]] = {}
+        self._switch_choice: dict[int, tuple[int, ...]] = {}
+        self._hit_choice: dict[int, list[tuple[int, ...]]] = {}
 
     def _tables(self) -> list[dict[Any, Any]]:
-        return [self._ids, self._switch_memo, self._loss_memo, self._switch_choice, self._hit_choice,
+        return [self._ids, self._roll_index, self._switch_memo, self._loss_memo, self._round_floats,
+                self._float_loss_memo, self._switch_choice, self._hit_choice,
                 self._floats, self._rolled_floats, *self._exact.values(),
                 *self._rolled_exact.values()]
 
@@ -191,7 +215,7 @@ class Solver:
         """Forget every memoised state."""
         for table in self._tables():
             table.clear()
-        for column in (self._states, self._rolls, self._inapp, self._cleared):
+        for column in (self._states, self._rolls, self._roll_ids, self._solo, self._inapp, self._cleared):
             column.clear()
 
     # -- what a unit rolls and loses ------------------------------------------------------------
@@ -297,7 +321,10 @@ class Solver:
         if found is None:
             found = self._ids[unit] = len(self._states)
             self._states.append(unit)
-            self._rolls.append(self.roll(unit))
+            roll = self.roll(unit)
+            self._rolls.append(roll)
+            self._roll_ids.append(self._roll_index.setdefault(roll, len(self._roll_index)))
+            self._solo.append(not is_team(unit))
             self._inapp.append(inappropriate(unit))
             self._cleared.append(-2)  # filled in when first asked (see _clear)
         return found
@@ -309,13 +336,13 @@ class Solver:
             found = self._cleared[node] = self._node(_clear_revenge(self._states[node]))
         return found
 
-    def _switches(self, node: int) -> list[int]:
+    def _switches(self, node: int) -> tuple[int, ...]:
         """A solo unit's nodes for each cliché best play may switch to before a roll."""
         found = self._switch_memo.get(node)
         if found is None:
             _, pools, apps, _ = self._states[node]
-            found = self._switch_memo[node] = [self._node(solo(pools, apps, i)) for i in range(len(pools))
-                                               if pools[i] > 0 and apps[i] is not None]
+            found = self._switch_memo[node] = tuple(self._node(solo(pools, apps, i)) for i in range(len(pools))
+                                                    if pools[i] > 0 and apps[i] is not None)
         return found
 
     def _losses(self, node: int, damage: int, choices: bool) -> list[tuple[Fraction, float, list[int]]]:
@@ -328,6 +355,13 @@ class Solver:
                 for chance, outcomes in self.lose(self._states[node], damage, choices=choices)]
         return found
 
+    def _float_loss(self, node: int, damage: int, choices: bool) -> list[tuple[float, tuple[int, ...]]]:
+        """:meth:`_losses` for the first pass: float chances, and each branch's outcomes once each
+        (two members alike volunteering end in the same node), the default first."""
+        found = self._float_loss_memo[_float_loss_key(node, damage, choices)] = [
+            (fchance, tuple(dict.fromkeys(outcomes))) for _, fchance, outcomes in self._losses(node, damage, choices)]
+        return found
+
     def _damages(self, mine: int, theirs: int) -> tuple[int, int]:
         """Points each side loses when it loses a round, (mine, theirs): 3 when the winner won with an
         inappropriate cliché (against an appropriate one, or any with that option), else 1."""
@@ -336,44 +370,77 @@ class Solver:
         return (3 if theirs_inapp and (always or not mine_inapp) else 1,
                 3 if mine_inapp and (always or not theirs_inapp) else 1)
 
+    def _round_float(self, mine: int, theirs: int) -> Floats:
+        """P(mine wins the coming round), P(it loses it), as floats."""
+        key = self._roll_ids[mine] << _PAIR | self._roll_ids[theirs]
+        found = self._round_floats[key] = _chance(self._rolls[mine], self._rolls[theirs])[1:]
+        return found
+
     # first pass: floats, and the choices of best play. It visits every state best play can reach
-    # and most of the time goes here, so the memo lookups of its children are written out inline.
+    # (thousands) and most of the time goes here, so the memo lookups of node data and of children
+    # are written out inline, with the method that fills a missing entry as the fallback.
     def _float_value(self, mine: int, theirs: int) -> Floats:
         if mine < 0:
             return _LOST
         if theirs < 0:
             return _WON
-        key = (mine, theirs)
+        key = mine << _PAIR | theirs
         found = self._floats.get(key)
         if found is None:
-            if self._states[mine][0] == "solo":
+            if self._solo[mine]:
                 switches = self._switches(mine)
-                found, self._switch_choice[key] = _candidates(switches, [self._float_rolled(s, theirs)
-                                                                         for s in switches])
+                if len(switches) == 1:
+                    found = self._float_rolled(switches[0], theirs)
+                    self._switch_choice[key] = switches
+                else:
+                    found, self._switch_choice[key] = _candidates(
+                        switches, [self._float_rolled(s, theirs) for s in switches])
             else:
                 found = self._float_rolled(mine, theirs)
             self._floats[key] = found
         return found
 
     def _float_rolled(self, mine: int, theirs: int) -> Floats:
-        key = (mine, theirs)
+        key = mine << _PAIR | theirs
         found = self._rolled_floats.get(key)
         if found is not None:
             return found
-        _, p, q = _chance(self._rolls[mine], self._rolls[theirs])
-        to_mine, to_theirs = self._damages(mine, theirs)
-        mine_after, theirs_after = self._clear(mine), self._clear(theirs)
-        floats, value, losses = self._floats, self._float_value, self._loss_memo
-        won_w = won_l = lost_w = lost_l = 0.0
-        for _, fchance, outcomes in losses.get((theirs, to_theirs, False)) or self._losses(theirs, to_theirs, False):
-            o = outcomes[0]
-            w, lo = floats.get((mine_after, o)) or value(mine_after, o)
+        roll_ids = self._roll_ids
+        p, q = self._round_floats.get(roll_ids[mine] << _PAIR | roll_ids[theirs]) or self._round_float(mine, theirs)
+        # _damages, inline
+        mine_inapp, theirs_inapp = self._inapp[mine], self._inapp[theirs]
+        always = self.inappropriate_always
+        to_mine = 3 if theirs_inapp and (always or not mine_inapp) else 1
+        to_theirs = 3 if mine_inapp and (always or not theirs_inapp) else 1
+        cleared = self._cleared
+        mine_after, theirs_after = cleared[mine], cleared[theirs]
+        if mine_after == -2:
+            mine_after = self._clear(mine)
+        if theirs_after == -2:
+            theirs_after = self._clear(theirs)
+        floats, value, losses = self._floats, self._float_value, self._float_loss_memo
+        # a won round: the other side as is, one outcome per way its hit falls
+        won_w = won_l = 0.0
+        for fchance, (o,) in (losses.get(theirs << 3 | to_theirs << 1)
+                              or self._float_loss(theirs, to_theirs, False)):
+            if o < 0:
+                won_w += fchance
+                continue
+            w, lo = floats.get(mine_after << _PAIR | o) or value(mine_after, o)
             won_w += fchance * w
             won_l += fchance * lo
-        choices = []
-        for _, fchance, outcomes in losses.get((mine, to_mine, True)) or self._losses(mine, to_mine, True):
-            (w, lo), kept = _candidates(outcomes, [floats.get((o, theirs_after)) or value(o, theirs_after)
-                                                   for o in outcomes])
+        # a lost round: the best of the options, per way the hit falls
+        lost_w = lost_l = 0.0
+        choices: list[tuple[int, ...]] = []
+        for fchance, options in losses.get(mine << 3 | to_mine << 1 | 1) or self._float_loss(mine, to_mine, True):
+            if len(options) == 1:
+                kept: tuple[int, ...] = options
+                o = options[0]
+                w, lo = _LOST if o < 0 else floats.get(o << _PAIR | theirs_after) or value(o, theirs_after)
+            else:
+                (w, lo), kept = _candidates(options, [
+                    _LOST if o < 0 else floats.get(o << _PAIR | theirs_after) or value(o, theirs_after)
+                    for o in options])
             lost_w += fchance * w
             lost_l += fchance * lo
             choices.append(kept)
@@ -388,11 +455,11 @@ class Solver:
         if theirs < 0:
             return ONE
         memo = self._exact[best]
-        key = (mine, theirs)
+        key = mine << _PAIR | theirs
         found = memo.get(key)
         if found is None:
-            if best and self._states[mine][0] == "solo":
-                found = max(self._exact_rolled(s, theirs, True) for s in self._switch_choice[key])
+            if best and self._solo[mine]:
+                found = _highest(self._exact_rolled(s, theirs, True) for s in self._switch_choice[key])
             else:
                 found = self._exact_rolled(mine, theirs, best)
             memo[key] = found
@@ -400,7 +467,7 @@ class Solver:
 
     def _exact_rolled(self, mine: int, theirs: int, best: bool) -> Fraction:
         memo = self._rolled_exact[best]
-        key = (mine, theirs)
+        key = mine << _PAIR | theirs
         found = memo.get(key)
         if found is not None:
             return found
@@ -411,8 +478,9 @@ class Solver:
         won = _mean([(chance, value(mine_after, outcomes[0], best))
                      for chance, _, outcomes in self._losses(theirs, to_theirs, False)])
         losses = self._losses(mine, to_mine, best)
-        kept = self._hit_choice[key] if best else [outcomes for _, _, outcomes in losses]
-        lost = _mean([(chance, max(value(m, theirs_after, best) for m in options))
+        kept: list[tuple[int, ...]] | list[list[int]] = (self._hit_choice[key] if best
+                                                        else [outcomes for _, _, outcomes in losses])
+        lost = _mean([(chance, _highest(value(m, theirs_after, best) for m in options))
                       for (chance, _, _), options in zip(losses, kept)])
         # p * won + (1 - p) * lost over the two values' least common denominator: the two are
         # mostly alike, and two gcds of numbers that size cost less than one of their product
@@ -423,6 +491,11 @@ class Solver:
         found = memo[key] = Fraction(pn * wn * (ld // common) + (pd - pn) * ln * (wd // common),
                                      pd * (wd // common) * ld)
         return found
+
+
+def _float_loss_key(node: int, damage: int, choices: bool) -> int:
+    """The first pass's memo key of a lost round (damage is 1 or 3); ``_float_rolled`` spells it out."""
+    return node << 3 | damage << 1 | choices
 
 
 def _mean(branches: list[tuple[Fraction, Fraction]]) -> Fraction:
