@@ -18,7 +18,11 @@ import copy
 import json
 from typing import Any
 
-__all__ = ["StaleDelta", "apply_delta", "make_delta"]
+__all__ = ["APPEND", "DROP", "ITEMS", "PATCH", "SET", "TEXT", "StaleDelta", "apply_delta", "make_delta"]
+
+#: The parts of a delta by the one letter each goes by on the wire: a round's delta names them a dozen
+#: times, nested (a team member's dice is a patch in a patch in a patch).
+SET, PATCH, APPEND, ITEMS, TEXT, DROP = "s", "p", "a", "i", "t", "d"
 
 
 class StaleDelta(ValueError):
@@ -35,10 +39,11 @@ def make_delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
 
 
 def _changes(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    """What changed from mapping ``old`` to ``new``: ``set`` (values sent whole), ``patch`` (a mapping in
+    """What changed from mapping ``old`` to ``new`` (each part by its letter, see :data:`SET`): ``set``
+    (values sent whole), ``patch`` (a mapping in
     both, as its own changes: a unit whose dice changed sends its dice only), ``append`` (a list that
     starts with all its old items, as its new items only: the chart's new points), ``items`` (a list
-    of the same length, as the changes of its items keyed by place, e.g. ``{"text": {"0": ...}}``: the
+    of the same length, as the changes of its items keyed by place, e.g. ``{"t": {"0": ...}}``: the
     odds lines that changed, each as an edit), ``text`` (a text as an edit of the old one, see
     :func:`_edit`: a line whose number changed sends the number) and ``drop`` (keys ``new`` lacks).
     A list or a text is sent whole where that is shorter."""
@@ -61,8 +66,7 @@ def _changes(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
         else:
             sets[key] = value
     drop = sorted(k for k in old if k not in new)
-    for name, part in (("set", sets), ("patch", patches), ("append", appends), ("items", items), ("text", texts),
-                       ("drop", drop)):
+    for name, part in ((SET, sets), (PATCH, patches), (APPEND, appends), (ITEMS, items), (TEXT, texts), (DROP, drop)):
         if part:
             out[name] = part
     return out
@@ -104,17 +108,17 @@ def apply_delta(doc: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
 
 
 def _applied(doc: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
-    out = {k: v for k, v in doc.items() if k not in changes.get("drop", ())}
-    for key, value in changes.get("set", {}).items():
+    out = {k: v for k, v in doc.items() if k not in changes.get(DROP, ())}
+    for key, value in changes.get(SET, {}).items():
         out[key] = copy.deepcopy(value)
-    for key, part in changes.get("patch", {}).items():
+    for key, part in changes.get(PATCH, {}).items():
         out[key] = _applied(out[key], part)
-    for key, items in changes.get("append", {}).items():
+    for key, items in changes.get(APPEND, {}).items():
         out[key] = [*out[key], *copy.deepcopy(items)]
-    for key, places in changes.get("items", {}).items():
+    for key, places in changes.get(ITEMS, {}).items():
         done = _applied(_by_place(out[key]), places)
         out[key] = [done[str(i)] for i in range(len(out[key]))]
-    for key, (kept, cut, middle) in changes.get("text", {}).items():
+    for key, (kept, cut, middle) in changes.get(TEXT, {}).items():
         out[key] = out[key][:kept] + middle + out[key][kept + cut:]
     return out
 

@@ -8,19 +8,20 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 
-// Same rules as room/deltas.py `_applied`: set, patch (nested), append, items (a list's changes by
-// place), text (an edit: the first `kept` characters, `middle`, then the old text from `kept + cut`), drop.
+// Same rules as room/deltas.py `_applied`, the parts by their letters (deltas.SET...): s(et), p(atch,
+// nested), a(ppend), i(tems: a list's changes by place), t(ext: an edit, the first `kept` characters,
+// `middle`, then the old text from `kept + cut`), d(rop).
 function applied(doc, changes) {
   const out = { ...doc };
-  for (const key of changes.drop || []) delete out[key];
-  for (const [key, value] of Object.entries(changes.set || {})) out[key] = structuredClone(value);
-  for (const [key, part] of Object.entries(changes.patch || {})) out[key] = applied(out[key], part);
-  for (const [key, items] of Object.entries(changes.append || {})) out[key] = [...out[key], ...structuredClone(items)];
-  for (const [key, places] of Object.entries(changes.items || {})) {
+  for (const key of changes.d || []) delete out[key];
+  for (const [key, value] of Object.entries(changes.s || {})) out[key] = structuredClone(value);
+  for (const [key, part] of Object.entries(changes.p || {})) out[key] = applied(out[key], part);
+  for (const [key, items] of Object.entries(changes.a || {})) out[key] = [...out[key], ...structuredClone(items)];
+  for (const [key, places] of Object.entries(changes.i || {})) {
     const done = applied(Object.fromEntries(out[key].map((item, i) => [String(i), item])), places);
     out[key] = out[key].map((_, i) => done[String(i)]);
   }
-  for (const [key, [kept, cut, middle]] of Object.entries(changes.text || {})) {
+  for (const [key, [kept, cut, middle]] of Object.entries(changes.t || {})) {
     const chars = Array.from(out[key]);  // by code point, as Python counts them
     out[key] = chars.slice(0, kept).join("") + middle + chars.slice(kept + cut).join("");
   }

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from raisus_panel import i18n
 from raisus_panel.i18n import t
 from raisus_panel.room import Actor, Room, RoomSession
-from raisus_panel.room.deltas import StaleDelta, apply_delta, make_delta
+from raisus_panel.room.deltas import APPEND, ITEMS, PATCH, SET, TEXT, StaleDelta, apply_delta, make_delta
 from raisus_panel.rules import RuleError, SeededDice
 from raisus_panel.ui import Actions
 from raisus_panel.ui._table_doc import LABEL_KEYS, NUMBER_KEYS, initials, ink, labels, table_document
@@ -80,9 +80,9 @@ def test_a_delta_sends_only_what_changed_and_appends_one_chart_point():
         docs.append(table_document(spectator, "en"))
     delta = make_delta(docs[2], docs[3])
     assert delta["base"] == docs[2]["seq"] and delta["seq"] == docs[3]["seq"]
-    assert delta["append"]["points"] == docs[3]["points"][-1:]
+    assert delta[APPEND]["points"] == docs[3]["points"][-1:]
     ogre = f"u:{docs[3]['sides'][1][0]}"
-    assert ogre not in delta.get("set", {})  # a unit is sent only with what changed of it
+    assert ogre not in delta.get(SET, {})  # a unit is sent only with what changed of it
     assert len(json.dumps(delta)) < 1024 < len(json.dumps(docs[3]))
 
 
@@ -100,10 +100,10 @@ def test_a_list_whose_length_holds_sends_only_its_changed_items():
     old = {"seq": 1, "odds": {"lines": ["A 40%", "B 60%", "Round 3: 30%", "On average: 2.0", "Assumes …"]}}
     new = {"seq": 2, "odds": {"lines": ["A 45%", "B 55%", "Round 3: 30%", "On average: 2.0", "Assumes …"]}}
     delta = make_delta(old, new)
-    assert delta["patch"] == {"odds": {"items": {"lines": {"set": {"0": "A 45%", "1": "B 55%"}}}}}
+    assert delta[PATCH] == {"odds": {ITEMS: {"lines": {SET: {"0": "A 45%", "1": "B 55%"}}}}}
     assert apply_delta(old, delta) == new
     every = {"seq": 3, "odds": {"lines": ["x", "y", "z", "w", "v"]}}
-    assert make_delta(new, every)["patch"] == {"odds": {"set": {"lines": every["odds"]["lines"]}}}  # none kept
+    assert make_delta(new, every)[PATCH] == {"odds": {SET: {"lines": every["odds"]["lines"]}}}  # none kept
 
 
 def test_a_text_changed_in_part_sends_the_part_only():
@@ -114,8 +114,8 @@ def test_a_text_changed_in_part_sends_the_part_only():
     new = {"seq": 2, "line": "Side A (Sir Knight+Viking) wins the contest: 92.4%", "ko": "🗡 기사 아린: 9.3% 🛡",
            "now": "Round 4"}
     delta = make_delta(old, new)
-    assert delta["text"] == {"line": [45, 4, "92.4"], "ko": [9, 4, "9.3"]}
-    assert delta["set"] == {"now": "Round 4"}  # [6,1,"4"] is no shorter than the text
+    assert delta[TEXT] == {"line": [45, 4, "92.4"], "ko": [9, 4, "9.3"]}
+    assert delta[SET] == {"now": "Round 4"}  # [6,1,"4"] is no shorter than the text
     assert apply_delta(old, delta) == new
 
 
@@ -125,9 +125,27 @@ def test_a_round_sends_the_odds_lines_as_their_changed_parts():
     old = table_document(spectator, "en")
     gm.act("roll_round")
     new = table_document(spectator, "en")
-    lines = make_delta(old, new)["patch"]["odds"]["items"]["lines"]
-    assert "set" not in lines and lines["text"]["3"] == [34, 1, "2"]  # "… on average: 3.0" -> "2.0"
+    lines = make_delta(old, new)[PATCH]["odds"][ITEMS]["lines"]
+    assert SET not in lines and lines[TEXT]["3"] == [34, 1, "2"]  # "… on average: 3.0" -> "2.0"
     assert apply_delta(old, make_delta(old, new)) == new
+
+
+def test_a_round_delta_names_its_parts_by_one_letter():
+    """A round's delta names its parts a dozen times, nested: each by one letter (room/deltas.py)."""
+    gm, spectator = siege()
+    old = table_document(spectator, "en")
+    gm.act("roll_round")
+    delta = make_delta(old, table_document(spectator, "en"))
+
+    def names(changes):
+        for name, part in changes.items():
+            yield name
+            if name in (PATCH, ITEMS):
+                for inner in part.values():
+                    yield from names(inner)
+
+    assert set(names({k: v for k, v in delta.items() if k not in ("seq", "base")})) <= {"s", "p", "a", "i", "t", "d"}
+    assert {PATCH, APPEND} <= set(delta)
 
 
 def test_a_delta_on_another_seq_is_refused():
@@ -204,7 +222,7 @@ def test_the_document_holds_the_live_odds_in_words_and_their_trail():
     gm.act("roll_round")
     after = table_document(spectator, "en")
     delta = make_delta(before, after)
-    assert delta["append"]["trail"] == after["trail"][-1:] and len(after["trail"]) == len(after["points"]) == 2
+    assert delta[APPEND]["trail"] == after["trail"][-1:] and len(after["trail"]) == len(after["points"]) == 2
     assert after["odds"]["win"] == max(round(contest_chances(gm.room.contest).p_win, 4), 0.0001)  # rated anew
     assert after["trail"][0] == before["trail"][0]  # an earlier point keeps the odds it had then
     assert min(r[1] for r in after["trail"]) > 0  # side A's chance is tiny, never drawn as none at all
