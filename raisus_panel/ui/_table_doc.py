@@ -3,10 +3,11 @@
 :func:`table_document` turns the adapter's contest into one flat mapping, in one language: the header,
 the "what now" line, both sides (unit uids in order), one ``u:<uid>`` entry per unit (a token card:
 colour, initials, cliché, dice left and lost, a team's members with its leader), the last roll with
-every attempt (ties marked), the result, the fates, the score chart's series and points, and the live
-odds: in words (as :class:`~raisus_panel.ui.LiveOdds` says them) and side A's chances over the rounds
-(``trail``, one row per chart point, each rated as the contest stood then). Texts
-come from the catalogs; everything is plain text (the page puts it in ``textContent``, never as HTML).
+every attempt (ties marked; a side's faces as a string of digits), the result, the fates, the score
+chart's series and points, and the live odds: in words (as :class:`~raisus_panel.ui.LiveOdds` says
+them) and side A's chances over the rounds (``trail``, one row per chart point, each rated as the
+contest stood then). Texts come from the catalogs; everything is plain text (the page puts it in
+``textContent``, never as HTML).
 
 Pages get it once and then only what changed (:func:`raisus_panel.room.deltas.make_delta`): a unit's
 entry is sent again only when that unit changed, and the charts' points are appended one per round.
@@ -122,8 +123,10 @@ def _roll(contest, t) -> dict[str, Any] | None:
     colors = unit_colors(contest)
     hits = [t("roll.hit", name=names.get(h["character"], h["character"]), cliche=h["cliche"],
               n=h["current"] + h["extra"]) for h in event["hits"]]
-    # the page words "Attempt 2" itself (roll.attempt_n); "tie" only on a tie: a roll is news every round
-    attempts = [{"sides": [{"faces": [int(f) for f in x["faces"]], "total": int(x["total"])} for x in (a, b)],
+    # the page words "Attempt 2" itself (roll.attempt_n); "tie" only on a tie: a roll is news every round.
+    # The faces as digits ("3261"), a die a character: half the bytes of a list of numbers
+    attempts = [{"sides": [{"faces": "".join(str(int(f)) for f in x["faces"]), "total": int(x["total"])}
+                           for x in (a, b)],
                  **({"tie": True} if a["total"] == b["total"] else {})}
                 for a, b in event["attempts"]]
     return {"round": event["round"], "names": who, "colors": [colors.get(u, "#8c959f") for u in event["units"]],
@@ -161,8 +164,13 @@ def _series(contest) -> tuple[list[dict], list[dict]]:
     keys = list(contest.series)
     series = [{"key": k, "label": contest.series[k], "color": styles[k][0], "dash": styles[k][1] == SIDE_DASHES[1],
                "hollow": styles[k][2] == "white"} for k in keys]
-    points = [{"x": p["x"], "s": [p["scores"].get(k) for k in keys if k in p["scores"]]} for p in contest.history]
+    points = [{"x": _x(p["x"]), "s": [p["scores"].get(k) for k in keys if k in p["scores"]]} for p in contest.history]
     return series, points
+
+
+def _x(x: float) -> float:
+    """A chart point's round as the page gets it: a whole round as a whole number ("3", not "3.0")."""
+    return int(x) if float(x).is_integer() else x
 
 
 def _chance(p) -> float | None:
@@ -187,7 +195,7 @@ def _odds(contest, t) -> tuple[dict[str, Any], list[list]]:
     rows = []
     for point, at in zip(contest.history, trail(contest, contest_chances)):
         c = at.chances
-        rows.append([point["x"], *(_chance(getattr(c, k, None)) for k in ("p_win", "p_next", "p_exchange"))])
+        rows.append([_x(point["x"]), *(_chance(getattr(c, k, None)) for k in ("p_win", "p_next", "p_exchange"))])
     return odds, rows
 
 

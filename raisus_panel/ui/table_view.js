@@ -130,7 +130,8 @@ function lastRoll(roll, fresh, labels) {
     tr.append(th);
     for (const a of roll.attempts) {
       const td = h("td");
-      for (const f of a.sides[side].faces) td.append(h("span", (f === 6 ? "die six" : "die") + (fresh ? " rolling" : ""), f));
+      // the faces come as digits ("3261": _table_doc._roll)
+      for (const f of Array.from(a.sides[side].faces, Number)) td.append(h("span", (f === 6 ? "die six" : "die") + (fresh ? " rolling" : ""), f));
       td.append(h("span", "total", `= ${a.sides[side].total}`));
       tr.append(td);
     }

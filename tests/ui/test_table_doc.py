@@ -48,7 +48,7 @@ def test_the_document_shows_both_sides_as_token_cards_with_dice_and_the_chart():
     assert team["members"]["0"]["leader"] and team["members"]["0"]["dice"] == {"left": 4, "lost": 0}
     assert ogre["initials"] == "O" and ogre["cliche"] == "Ogre (9)" and ogre["dice"] == {"left": 9, "lost": 0}
     assert [s["label"] for s in doc["series"]] == ["Sir Knight", "Viking", "Squire", "Ogre"]
-    assert doc["points"] == [{"x": 0.0, "s": [4, 2, 1, 9]}]
+    assert doc["points"] == [{"x": 0, "s": [4, 2, 1, 9]}] and json.dumps(doc["points"][0]["x"]) == "0"  # not "0.0"
     assert doc["now"] == "Round 1: waiting for the GM."
     gm.act("roll_round")
     doc = table_document(spectator, "en")
@@ -56,6 +56,10 @@ def test_the_document_shows_both_sides_as_token_cards_with_dice_and_the_chart():
     assert doc["round"] == 1 and table_document(spectator, "ko")["mode"] == "라운드 대결"
     assert len(doc["points"]) == 2
     json.dumps(doc)  # JSON-ready
+    # a side's faces as digits, a die a character (half the bytes of a list of numbers)
+    faces = [side["faces"] for side in doc["roll"]["attempts"][0]["sides"]]
+    assert [list(map(int, f)) for f in faces] == [list(a["faces"]) for a in gm.room.contest.last_roll["attempts"][0]]
+    assert all(isinstance(f, str) and f.isdigit() for f in faces)
 
 
 def test_korean_document_and_labels_come_from_the_catalog():
