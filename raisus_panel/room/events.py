@@ -62,6 +62,13 @@ ROOM_EVENT_FIELDS: dict[str, frozenset[str]] = {
     # a checks session's dice, and its seed revealed
     "dice_committed": frozenset({"scope", "commitment", "scheme", "first_roll", "client_seeds"}),
     "dice_revealed": frozenset({"scope", "commitment", "seed", "next_roll"}),
+    # campaign play (RULES.md section 11): the table's rules, sessions and advancement
+    "rules_set": frozenset({"profile"}),  # RulesProfile.to_dict()
+    "session_started": frozenset({"session"}),  # its number; lucky shots refill
+    # advancement: character uid -> the clichés it may roll for (or [] for a creation die to invest)
+    "session_ended": frozenset({"session", "advancement"}),
+    "advancement_rolled": frozenset({"character", "roll", "draw"}),  # roll: AdvancementRoll.to_dict()
+    "advancement_invested": frozenset({"character", "cliche", "new"}),  # new: a new cliché at 1, else +1
 }
 
 #: Fields a type may go without (see :data:`ROOM_EVENT_FIELDS`).

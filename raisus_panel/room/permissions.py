@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from raisus_panel.rules import Character, RuleError
+from raisus_panel.rules.character import CAMPAIGN_FIELDS
 from raisus_panel.rules.contest_queries import Unit
 from raisus_panel.rules.errors import Phrase
 
@@ -52,20 +53,21 @@ def require_own_unit(state: RoomState, actor: Actor, unit: Unit) -> None:
 
 
 #: What a character change may touch besides its dice: a player may still change these after a contest.
-WORDS = frozenset({"name", "description"})
+WORDS = frozenset({"name", "description", "hook", "tale"})
 
 
 def character_changes(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]:
     """What changed between two ``Character.to_dict()`` forms, one entry per change, in words a log can show.
 
     Each entry is ``{"field", "cliche", "from", "to"}``: ``field`` is ``name``, ``description``,
-    ``owner``, ``kind``, ``member_rating``, ``count``, ``rating``, ``current``, ``extra``,
-    ``temporary`` (of ``cliche``), or ``cliche`` itself for a cliché added (``from`` None) or removed
+    ``owner``, ``kind``, ``member_rating``, ``count``, the campaign fields (``lucky_shots``,
+    ``lucky_left``, ``hook``, ``tale``, ``accepted``), ``rating``, ``current``, ``extra``,
+    ``temporary``, ``double_pump`` (of ``cliche``), or ``cliche`` itself for a cliché added (``from`` None) or removed
     (``to`` None). A ``character_updated`` event keeps ``before`` and the new ``character``, so a log
     names who (the event's actor) changed what (this).
     """
     out = []
-    for field in ("name", "description", "owner", "kind", "member_rating", "count"):
+    for field in ("name", "description", "owner", "kind", "member_rating", "count", *CAMPAIGN_FIELDS):
         if before.get(field) != after.get(field):
             out.append({"field": field, "cliche": None, "from": before.get(field), "to": after.get(field)})
     old = {c["name"]: c for c in before.get("cliches", [])}
@@ -74,7 +76,7 @@ def character_changes(before: dict[str, Any], after: dict[str, Any]) -> list[dic
         if cname not in new:
             out.append({"field": "cliche", "cliche": cname, "from": c, "to": None})
             continue
-        for field in ("rating", "current", "extra", "temporary"):
+        for field in ("rating", "current", "extra", "temporary", "double_pump"):
             if c.get(field) != new[cname].get(field):
                 out.append({"field": field, "cliche": cname, "from": c.get(field), "to": new[cname].get(field)})
     out += [{"field": "cliche", "cliche": cname, "from": None, "to": c} for cname, c in new.items() if cname not in old]

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from raisus_panel.rules import Character, Contest, GruntMob
+from raisus_panel.rules import Character, Contest, GruntMob, RulesProfile
+from raisus_panel.rules.character import CAMPAIGN_FIELDS
 from raisus_panel.rules.dice import DiceSource
 
 #: Makes the dice of a contest rebuilt from its events (committed dice: the room restores its seed).
@@ -38,6 +39,20 @@ class RoomState:
         #: the checks sessions of committed dice, public (False) and the GM's (True): the last
         #: ``dice_committed`` of each, with ``revealed``
         self.check_sessions: dict[bool, dict[str, Any]] = {}
+        #: the table's rules: checks, the creation budget and sessions play by them, and a contest
+        #: starts with them unless the GM gives it others
+        self.profile = RulesProfile()
+        #: the session being played (1 until the GM starts another), and whether the GM has ended it
+        self.session = 1
+        self.session_ended = False
+        #: the clichés each character used this session (character uid -> cliché names)
+        self.used: dict[str, set[str]] = {}
+        #: the advancement owed since the last end of a session: character uid -> the clichés it may
+        #: roll for (``advancement_way`` "rolls") or [] (a creation die to invest, "points")
+        self.advancement: dict[str, list[str]] = {}
+        self.advancement_way = "off"
+        #: team uid -> {member uid: its cliché}, of the teams formed in this room's contests
+        self._team_cliches: dict[str, dict[str, str]] = {}
         self.dice = dice
         self.dice_for = dice_for
         self._contest: Contest | None = None
@@ -66,8 +81,23 @@ class RoomState:
         """The current contest object if it has been built (None while it waits to be replayed)."""
         return self._contest if self._pending is None else None
 
+    def note_used(self, event: dict[str, Any]) -> None:
+        """Remember the clichés a contest event shows in use this session (for advancement)."""
+        kind = event["type"]
+        if kind in ("contest_started", "team_formed"):
+            for team in event["teams"] if kind == "contest_started" else [event["team"]]:
+                self._team_cliches[team["uid"]] = {m["character"]: m["cliche"] for m in team["members"]}
+        elif kind == "round_decided":
+            for spec in event["used"]:
+                self.used.setdefault(spec["character"], set()).add(spec["cliche"])
+                for helper in spec["helpers"]:
+                    cliche = self._team_cliches.get(spec["unit"], {}).get(helper)
+                    if cliche is not None:
+                        self.used.setdefault(helper, set()).add(cliche)
+
     def add_contest_event(self, event: dict[str, Any], *, live: bool) -> None:
         """Record a contest's event; ``live`` means the contest object has applied it already."""
+        self.note_used(event)
         if event["type"] == "contest_started":
             self._contest, self._pending = None, [event]
         elif self._pending is not None:
@@ -129,9 +159,10 @@ def sync_character(obj: Character, data: dict[str, Any]) -> Character:
             cliches.append(cliche)
             continue
         mine.param.update(rating=cliche.rating, current=cliche.current, temporary=cliche.temporary,
-                          extra=cliche.extra)
+                          extra=cliche.extra, double_pump=cliche.double_pump)
         cliches.append(mine)
-    changes = {k: getattr(fresh, k) for k in ("name", "description", "owner") if getattr(fresh, k) != getattr(obj, k)}
+    changes = {k: getattr(fresh, k) for k in ("name", "description", "owner", *CAMPAIGN_FIELDS)
+               if getattr(fresh, k) != getattr(obj, k)}
     if [id(c) for c in cliches] != [id(c) for c in obj.cliches]:
         changes["cliches"] = cliches
     if isinstance(obj, GruntMob) and isinstance(fresh, GruntMob):
@@ -175,6 +206,27 @@ def apply_event(state: RoomState, event: dict[str, Any], *, live: bool = False,
     elif kind == "action_checked":
         state.checks.append({"seq": event["seq"], "character": event["character"],
                              "private": event["private"], "actor": event["actor"], **event["check"]})
+        _paid_check(state, event)
+    elif kind == "rules_set":
+        state.profile = RulesProfile.from_dict(event["profile"])
+    elif kind == "session_started":
+        state.session, state.session_ended, state.used = event["session"], False, {}
+        for char in state.characters.values():
+            char.lucky_left = char.lucky_shots
+    elif kind == "session_ended":
+        state.session_ended = True
+        state.advancement = {uid: list(names) for uid, names in event["advancement"].items()}
+        state.advancement_way = state.profile.advancement
+    elif kind == "advancement_rolled":
+        _advanced(state, event)
+    elif kind == "advancement_invested":
+        char = state.characters[event["character"]]
+        if event["new"]:
+            char.add_cliche(event["cliche"], 1)
+        else:
+            cliche = char.cliche(event["cliche"])
+            cliche.param.update(rating=cliche.rating + 1, current=cliche.current + 1)
+        state.advancement.pop(char.uid, None)
     elif kind == "contest":
         state.add_contest_event(event["event"], live=live)
     elif kind == "contest_closed":
@@ -197,6 +249,33 @@ def apply_event(state: RoomState, event: dict[str, Any], *, live: bool = False,
         pass
     else:  # pragma: no cover - the envelope check refuses unknown types first
         raise ValueError(f"unknown room event type {kind!r}")
+
+
+def _paid_check(state: RoomState, event: dict[str, Any]) -> None:
+    """An action check's cliché counts as used; its lucky shots are spent and its pump paid."""
+    check, char = event["check"], state.characters.get(event["character"])
+    if char is None or not check.get("cliche"):
+        return
+    state.used.setdefault(char.uid, set()).add(check["cliche"])
+    if check.get("lucky"):
+        char.lucky_left -= check["lucky"]
+    if check.get("pumped"):
+        cliche = char.cliche(check["cliche"])
+        extra = min(cliche.extra, check["pumped"])
+        cliche.param.update(extra=cliche.extra - extra, current=max(0, cliche.current - (check["pumped"] - extra)))
+
+
+def _advanced(state: RoomState, event: dict[str, Any]) -> None:
+    """An advancement roll: all even raises the rating (and the current score with it) by 1."""
+    char, roll = state.characters[event["character"]], event["roll"]
+    if roll["rises"]:
+        cliche = char.cliche(roll["cliche"])
+        cliche.param.update(rating=cliche.rating + 1, current=cliche.current + 1)
+    left = [name for name in state.advancement.get(char.uid, []) if name != roll["cliche"]]
+    if left:
+        state.advancement[char.uid] = left
+    else:
+        state.advancement.pop(char.uid, None)
 
 
 def follow_events(state: RoomState, events: list[dict[str, Any]]) -> None:

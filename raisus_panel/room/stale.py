@@ -52,7 +52,8 @@ _ANSWERS = frozenset({"contest_started", "round_decided", "round_ended", "contes
                       "loss_assigned", "team_disbanded", "dropped_out", "fate_decided", "fate_vetoed"})
 #: Room events that change nothing a state-bound command (other than undo) is decided on.
 _UNRELATED = frozenset({"room_created", "player_joined", "title_set", "action_checked", "character_created",
-                        "dice_committed", "dice_revealed"})
+                        "dice_committed", "dice_revealed", "rules_set", "session_started", "session_ended",
+                        "advancement_rolled", "advancement_invested"})
 #: Contest events of committed dice: they change nothing a click is decided on.
 _DICE_ONLY = frozenset({"dice_committed", "client_seed_set", "dice_revealed"})
 
@@ -75,6 +76,13 @@ _DID = {
     "contest_ended": Phrase("ended the contest", "term.did.contest_ended"),
     "fate_decided": Phrase("decided a fate", "term.did.fate_decided"),
     "fate_vetoed": Phrase("vetoed a fate", "term.did.fate_vetoed"),
+    "pumped": Phrase("pumped a cliché", "term.did.pumped"),
+    "lucky_declared": Phrase("spent lucky shots", "term.did.lucky_declared"),
+    "rules_set": Phrase("changed the table's rules", "term.did.rules_set"),
+    "session_started": Phrase("started a new session", "term.did.session_started"),
+    "session_ended": Phrase("ended the session", "term.did.session_ended"),
+    "advancement_rolled": Phrase("rolled for advancement", "term.did.advancement_rolled"),
+    "advancement_invested": Phrase("invested a creation die", "term.did.advancement_invested"),
 }
 _SOMETHING = Phrase("changed the table", "term.did.something")
 _YOU = Phrase("you", "term.you")

@@ -182,10 +182,11 @@ class Character(param.Parameterized):
         data = {"kind": self.kind, "uid": self.uid, "name": self.name,
                 "description": self.description, "owner": self.owner,
                 "cliches": [c.to_dict() for c in self.cliches]}
-        # the campaign fields only when set, so a character that uses none is saved as before
+        # the campaign fields only when set, so a character that uses none is saved as before (the
+        # lucky shots as a pair: what is left is saved even at 0, as its absence means all of them)
         for key in CAMPAIGN_FIELDS:
             value = getattr(self, key)
-            if value:
+            if value or (key == "lucky_left" and self.lucky_shots):
                 data[key] = list(value) if isinstance(value, list) else value
         return data
 
@@ -221,9 +222,7 @@ class Character(param.Parameterized):
         if not isinstance(owner, str):
             raise RuleError("A character's owner must be text.", key="error.character.owner_not_text")
         # as given: __init__ checks the name (clean_name)
-        campaign = {k: data[k] for k in CAMPAIGN_FIELDS if k in data}
-        if "lucky_shots" in campaign:
-            campaign.setdefault("lucky_left", 0)  # saved only when set: absent means none left
+        campaign = {k: data[k] for k in CAMPAIGN_FIELDS if k in data}  # absent lucky_left: all of them
         return cls(cast(str, data.get("name")), cliches=cliches, uid=uid, description=data.get("description", ""),
                    owner=owner, **campaign)
 

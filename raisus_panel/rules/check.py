@@ -32,7 +32,7 @@ class CheckResult:
         The dice faces, their sum, and whether ``total >= tn``.
     automatic
         True when the GM declared the action automatic: it succeeds and no die is rolled.
-    lucky, pump
+    lucky, pumped
         Lucky shots spent and points pumped on the roll (campaign options; counted in ``dice``). The
         pump is paid from the cliché after the check.
     """
@@ -48,7 +48,7 @@ class CheckResult:
     success: bool = False
     automatic: bool = False
     lucky: int = 0
-    pump: int = 0
+    pumped: int = 0
 
     @property
     def margin(self) -> int:
@@ -59,7 +59,7 @@ class CheckResult:
         """A JSON-ready record of the check (an event's payload)."""
         data = asdict(self)
         data["faces"] = list(self.faces)
-        for key in ("lucky", "pump"):  # the campaign options' only when used: a check is recorded as before
+        for key in ("lucky", "pumped"):  # the campaign options' only when used: a check is recorded as before
             if not data[key]:
                 del data[key]
         return data
@@ -79,6 +79,35 @@ def effective_tn(base_tn: int, suitability: str = "suitable", adjustment: int = 
                               low=-MAX_TN, high=MAX_TN)
     profile = profile or _DEFAULT_PROFILE
     return max(1, base_tn + profile.step_for(suitability) + adjustment)
+
+
+def check_extras(cliche: Cliche | int, *, lucky: object = 0, pump: object = 0, automatic: bool = False,
+                 profile: RulesProfile | None = None) -> int:
+    """The dice lucky shots and a pump add to an action check, after checking the rules allow them.
+
+    Parameters are those of :func:`action_check`. Raises :class:`RuleError` when an option is off, a
+    number is not a whole number, an automatic success is given extras, or the pump is more than the
+    cliché's score − 1.
+    """
+    profile = profile or _DEFAULT_PROFILE
+    shots = whole_number(lucky, Phrase("lucky shots", "term.lucky_shots"), low=0, high=10_000)
+    points = whole_number(pump, Phrase("pump", "term.pump"), low=0, high=10_000)
+    if shots and not profile.lucky_shots:
+        raise RuleError("Lucky shots are not in this game's rules: the GM turns them on in the rules options.",
+                        key="error.lucky.off")
+    if points and not (profile.pumps and profile.pump_checks):
+        raise RuleError("Pumps in action checks are not in this game's rules: the GM allows them in the rules options.",
+                        key="error.pump.checks_off")
+    if automatic and (shots or points):
+        raise RuleError("An automatic success rolls no dice: there is nothing to spend lucky shots or a pump on.",
+                        key="error.check.automatic_extra")
+    pool = cliche.pool if isinstance(cliche, Cliche) else whole_number(
+        cliche, Phrase("number of dice", "term.dice_count"), low=0, high=10_000)
+    if points and points > pool - 1:
+        what = cliche.name if isinstance(cliche, Cliche) and cliche.name else Phrase("That cliché", "term.that_cliche")
+        raise RuleError(f"{what} is at {pool}: it can pump at most {max(pool - 1, 0)} (no pump from 1).",
+                        key="error.check.pump_too_much", cliche=what, score=pool, most=max(pool - 1, 0))
+    return shots + points * (cliche.dice_per_pump if isinstance(cliche, Cliche) else 1)
 
 
 def action_check(cliche: Cliche | int, tn: int, *, suitability: str = "suitable", adjustment: int = 0,
@@ -124,30 +153,15 @@ def action_check(cliche: Cliche | int, tn: int, *, suitability: str = "suitable"
         name, pool = cliche.name, cliche.pool
     else:
         name, pool = "", whole_number(cliche, Phrase("number of dice", "term.dice_count"), low=0, high=10_000)
-    profile = profile or _DEFAULT_PROFILE
-    lucky = whole_number(lucky, Phrase("lucky shots", "term.lucky_shots"), low=0, high=10_000)
-    pump = whole_number(pump, Phrase("pump", "term.pump"), low=0, high=10_000)
-    if lucky and not profile.lucky_shots:
-        raise RuleError("Lucky shots are not in this game's rules: the GM turns them on in the rules options.",
-                        key="error.lucky.off")
-    if pump and not (profile.pumps and profile.pump_checks):
-        raise RuleError("Pumps in action checks are not in this game's rules: the GM allows them in the rules options.",
-                        key="error.pump.checks_off")
+    extra = check_extras(cliche, lucky=lucky, pump=pump, automatic=automatic, profile=profile)
     if automatic:
-        if lucky or pump:
-            raise RuleError("An automatic success rolls no dice: there is nothing to spend lucky shots or a pump on.",
-                            key="error.check.automatic_extra")
         return CheckResult(name, 0, tn, target, suitability, adjustment, (), 0, True, True)
     if pool < 1:
         what = name or Phrase("That cliché", "term.that_cliche")
         raise RuleError(f"{what} has no dice left: choose another cliché or recover first.",
                         key="error.check.no_dice", cliche=what)
-    if pump > pool - 1:
-        what = name or Phrase("That cliché", "term.that_cliche")
-        raise RuleError(f"{what} is at {pool}: it can pump at most {pool - 1} (no pump from 1).",
-                        key="error.check.pump_too_much", cliche=what, score=pool, most=pool - 1)
-    per_pump = cliche.dice_per_pump if isinstance(cliche, Cliche) else 1
-    pool += lucky + pump * per_pump
+    lucky, pump = int(lucky), int(pump)  # checked whole numbers
+    pool += extra
     faces = tuple((dice or SeededDice()).roll(pool))
     total = sum(faces)
     return CheckResult(name, pool, tn, target, suitability, adjustment, faces, total, total >= target, False,

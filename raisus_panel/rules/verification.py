@@ -346,6 +346,10 @@ def verify_contest(events: Iterable[Mapping[str, Any]], *, name: str | None = No
     return walk.result("contest", str(start.get("contest", "")), str(name or start.get("name", "")))
 
 
+#: The room events that roll on a checks session's dice -> the field holding their faces.
+_CHECKS_ROLLS = {"action_checked": "check", "advancement_rolled": "roll"}
+
+
 def verify_room_events(events: Iterable[Mapping[str, Any]]) -> list[DiceCheck]:
     """Verify every contest and every checks session of a room's log (as an export holds it).
 
@@ -374,10 +378,10 @@ def verify_room_events(events: Iterable[Mapping[str, Any]]) -> list[DiceCheck]:
                 walk = checks.setdefault(event["scope"], _Walk())
                 private[event["scope"]] = private.get(event["scope"], False) or bool(event.get("private"))
                 (walk.commit if kind == "dice_committed" else walk.reveal)(event, seq)
-            elif kind == "action_checked" and event.get("draw") is not None:
+            elif kind in _CHECKS_ROLLS and event.get("draw") is not None:
                 draw = event["draw"]
                 walk = checks.setdefault(draw["scope"], _Walk())
-                walk.draw(draw["roll"], [list(event["check"]["faces"])], seq)
+                walk.draw(draw["roll"], [list(event[_CHECKS_ROLLS[kind]]["faces"])], seq)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError):
             checks.setdefault("", _Walk()).fail("damaged", "damaged", seq=seq)
     results = []

@@ -109,6 +109,34 @@ def checked(t: Table) -> None:
     t.act(t.gm, "action_check", character=t.k, cliche="Knight", tn=10)
 
 
+def campaign(t: Table) -> None:
+    """The campaign options on; the Knight bought 3 lucky shots."""
+    base(t)
+    t.act(t.gm, "set_rules", profile={"pumps": True, "lucky_shots": True, "advancement": "rolls"})
+    t.act(t.gm, "update_character", uid=t.k, lucky_shots=3, lucky_left=3)
+
+
+def campaign_duel(t: Table) -> None:
+    campaign(t)
+    t.act(t.gm, "start_contest", name="Fight", side_a=[t.k], side_b=[t.o])
+    t.act(t.gm, "choose", unit=t.k, cliche="Knight")
+
+
+def session_over(t: Table) -> None:
+    """The Knight rolled a check this session, and the GM ended it: an advancement roll is owed."""
+    campaign(t)
+    t.dice.extend([[3, 3, 3, 3]])
+    t.act(t.gm, "action_check", character=t.k, cliche="Knight", tn=10)
+    t.act(t.gm, "end_session")
+    t.dice.extend([[2, 4, 6, 6]])
+
+
+def session_over_points(t: Table) -> None:
+    base(t)
+    t.act(t.gm, "set_rules", profile={"advancement": "points"})
+    t.act(t.gm, "end_session")
+
+
 @dataclass
 class Case:
     id: str
@@ -181,6 +209,20 @@ CASES = [
          committed=True),
     Case("reveal_dice", duel, "reveal_dice", lambda t: {}, {GM}, committed=True),
     Case("reveal_checks", checked, "reveal_checks", lambda t: {}, {GM}, committed=True),
+    Case("pump", campaign_duel, "pump", lambda t: {"unit": t.k, "amount": 2}, {GM, OWNER}),
+    Case("pump_npc", campaign_duel, "pump", lambda t: {"unit": t.o, "amount": 2}, {GM}),
+    Case("spend_lucky", campaign_duel, "spend_lucky", lambda t: {"character": t.k, "amount": 1}, {GM, OWNER}),
+    Case("action_check_lucky", lambda t: (campaign(t), t.dice.extend([[3] * 5])), "action_check",
+         lambda t: {"character": t.k, "cliche": "Knight", "tn": 10, "lucky": 1}, {GM, OWNER}),
+    Case("set_rules", base, "set_rules", lambda t: {"profile": {"pumps": True}}, {GM}),
+    Case("new_session", base, "new_session", lambda t: {}, {GM}),
+    Case("end_session", base, "end_session", lambda t: {}, {GM}),
+    Case("roll_advancement", session_over, "roll_advancement", lambda t: {"character": t.k, "cliche": "Knight"},
+         {GM, OWNER}),
+    Case("invest_advancement", session_over_points, "invest_advancement",
+         lambda t: {"character": t.k, "cliche": "Knight"}, {GM, OWNER}),
+    Case("accept_hook", lambda t: (base(t), t.act(t.gm, "update_character", uid=t.k, hook="Afraid of the dark")),
+         "update_character", lambda t: {"uid": t.k, "accepted": ["hook"]}, {GM}),
 ]
 
 

@@ -195,7 +195,7 @@ def test_32_lucky_shot_in_an_action_check():
     dice = ScriptedDice([[4, 3, 3]])
     result = action_check(olaf.cliche("Viking"), 10, lucky=1, dice=dice, profile=CAMPAIGN)
     assert (result.dice, result.total, result.success, result.lucky) == (3, 10, True, 1)
-    assert result.to_dict()["lucky"] == 1 and "pump" not in result.to_dict()
+    assert result.to_dict()["lucky"] == 1 and "pumped" not in result.to_dict()
     used_up(dice)
 
 
@@ -249,7 +249,7 @@ def test_pumps_in_action_checks_only_when_the_gm_allows_them():
     refused("error.pump.checks_off", action_check, viking, 10, pump=1, dice=ScriptedDice([]), profile=CAMPAIGN)
     allowed = RulesProfile(pumps=True, pump_checks=True)
     result = action_check(viking, 10, pump=2, dice=ScriptedDice([[1] * 6]), profile=allowed)
-    assert (result.dice, result.pump) == (6, 2)
+    assert (result.dice, result.pumped) == (6, 2)
     refused("error.check.pump_too_much", action_check, viking, 10, pump=4, dice=ScriptedDice([]), profile=allowed)
 
 

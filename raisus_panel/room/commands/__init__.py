@@ -44,16 +44,23 @@ assign_loss         hand on a hit, if they play the team's leader ("leader assig
 form_team, disband  with (of) their own characters only; the GM teams up anyone
 decide_fate         when one of their characters is on the winning side
 set_client_seed     set their own client seed (mixed into the dice), before the first roll
+pump                pump their own unit's cliché (a team: if they play its leader)
+spend_lucky         spend their own character's lucky shots on its unit's next roll
+roll_advancement,   advance their own character after the GM ended a session
+invest_advancement
 ==================  ======================================================================
 
 GM only: ``set_title``, ``start_contest``, ``close_contest``, ``open_round``, ``approve``,
 ``give_tickets``, ``end_round``, ``end_contest``, ``veto_fate``, ``recover``, ``undo``,
-``reveal_dice``, ``reveal_checks``, and the secret, automatic or adjusted forms of ``action_check``.
+``reveal_dice``, ``reveal_checks``, ``set_rules``, ``new_session``, ``end_session``, and the secret,
+automatic or adjusted forms of ``action_check``. What the GM accepts of a character's creation (its
+``accepted``: a hook, a tale, a character over the creation budget) is the GM's too.
 
 How to add a command
 --------------------
 1. In the module of its area (``table.py``: the table, contests starting and closing, rounds;
-   ``characters.py``: characters, checks, recovery; ``contest.py``: what the running contest decides),
+   ``characters.py``: characters, checks, recovery; ``contest.py``: what the running contest decides;
+   ``campaign.py``: the table's rules, sessions, advancement),
    write its arguments as a frozen :class:`~.spec.Args` dataclass with a ``parse(raw)`` classmethod
    (or use ``Args`` itself when it takes none), and its decision: a ``plan(state, actor, args, ctx)``
    returning ``room_event(...)`` payloads, or a ``contest`` step returning a
@@ -74,7 +81,7 @@ from raisus_panel.rules import RuleError
 from raisus_panel.rules.errors import Phrase
 
 from ..projection import RoomState
-from . import characters, contest, table
+from . import campaign, characters, contest, table
 from .characters import CHARACTER_FIELDS
 from .contest import client_seed_owner
 from .names import PLAYER_ID, name_key, new_player_id, same_name
@@ -88,7 +95,8 @@ __all__ = [
 ]
 
 #: Every command, by name.
-COMMANDS: dict[str, CommandSpec[Any]] = {spec.name: spec for spec in table.SPECS + characters.SPECS + contest.SPECS}
+COMMANDS: dict[str, CommandSpec[Any]] = {
+    spec.name: spec for spec in table.SPECS + characters.SPECS + contest.SPECS + campaign.SPECS}
 
 #: Every command and the arguments it takes (read from the declarations).
 ARGUMENTS: dict[str, frozenset[str]] = {name: spec.args.names() for name, spec in COMMANDS.items()}

@@ -6,7 +6,17 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, cast
 
-from raisus_panel.rules import Character, CommittedDice, RuleError, action_check, effective_tn
+from raisus_panel.rules import (
+    Character,
+    CommittedDice,
+    RuleError,
+    action_check,
+    check_budget,
+    creation_budget,
+    effective_tn,
+)
+from raisus_panel.rules.character import CAMPAIGN_FIELDS
+from raisus_panel.rules.check import check_extras
 from raisus_panel.rules.errors import Phrase
 from raisus_panel.rules.recovery import recovery_gains
 
@@ -20,7 +30,8 @@ from .spec import Args, CommandSpec, ContestCall, Context, Raw, flag, required_i
 _CLICHE = Phrase("cliché", "term.cliche")
 
 #: A character's fields as ``Character.to_dict()`` gives them: the arguments of creating and changing one.
-CHARACTER_FIELDS = frozenset({"kind", "uid", "name", "description", "owner", "cliches", "member_rating", "count"})
+CHARACTER_FIELDS = frozenset({"kind", "uid", "name", "description", "owner", "cliches", "member_rating", "count",
+                              *CAMPAIGN_FIELDS})
 
 
 def _unlocked(state: RoomState, char: Character, what: Phrase) -> None:
@@ -65,6 +76,28 @@ def players_create(state: RoomState, actor: Actor, args: CharacterArgs) -> None:
     if (args.data.get("owner") or actor.player_id) != actor.player_id:
         raise PermissionDenied("You can create characters only for yourself; the GM creates the others.",
                                key="error.permission.create_own")
+    _gm_accepts(args.data.get("accepted") or [], [])
+    if "lucky_left" in args.data and args.data["lucky_left"] != args.data.get("lucky_shots", 0):
+        raise PermissionDenied("A new character starts with all the lucky shots it bought; only the GM sets "
+                               "how many are left.", key="error.permission.lucky_left")
+
+
+def _gm_accepts(after: object, before: list[str]) -> None:
+    """What the GM accepts of a character's creation (a hook, a tale, over the budget) is the GM's to change."""
+    if after != before:
+        raise PermissionDenied("Only the GM accepts a hook, a tale or a character over the creation budget.",
+                               key="error.permission.accept")
+
+
+def _within_budget(state: RoomState, char: Character, before: Character | None = None) -> None:
+    """A player character keeps to the table's creation budget, when there is one (NPCs have none);
+    checked when it is made, and when a change moves what it costs."""
+    if not char.owner:
+        return
+    if before is not None and creation_budget(before, state.profile) == creation_budget(char, state.profile) \
+            and char.accepted == before.accepted:
+        return
+    check_budget(char, state.profile)
 
 
 def plan_create_character(state: RoomState, actor: Actor, args: CharacterArgs, ctx: Context) -> list[Event]:
@@ -77,6 +110,7 @@ def plan_create_character(state: RoomState, actor: Actor, args: CharacterArgs, c
                         key="error.room.character_exists", uid=repr(data["uid"]))
     char = Character.from_dict(data)
     _no_temporary(char)
+    _within_budget(state, char)
     return [room_event("character_created", character=char.to_dict())]
 
 
@@ -90,6 +124,11 @@ def players_update(state: RoomState, actor: Actor, args: CharacterArgs) -> None:
     char = require_own(state, actor, _uid(args))
     if "owner" in args.data and args.data["owner"] != actor.player_id:
         raise PermissionDenied("Only the GM can give a character to someone else.", key="error.permission.give_away")
+    if "accepted" in args.data:
+        _gm_accepts(args.data["accepted"], char.accepted)
+    if "lucky_left" in args.data and args.data["lucky_left"] != char.lucky_left:
+        raise PermissionDenied("Only the GM sets how many lucky shots are left; they refill at each new session.",
+                               key="error.permission.lucky_refill")
     dice_of_a_veteran(state, char, args.data)
 
 
@@ -101,6 +140,7 @@ def plan_update_character(state: RoomState, actor: Actor, args: CharacterArgs, c
         _check_owner(state, args.data["owner"])
     after = Character.from_dict({**before, **args.data})
     _no_temporary(after)
+    _within_budget(state, after, char)
     if after.to_dict() == before:
         raise RuleError(f"Nothing to change: {char.name} is already like that.", key="error.room.nothing_to_change",
                         name=char.name)
@@ -143,11 +183,14 @@ class CheckArgs(Args):
     adjustment: object = 0
     automatic: bool = False
     private: bool = False
+    lucky: object = 0
+    pump: object = 0
 
     @classmethod
     def parse(cls, raw: Raw) -> CheckArgs:
         return cls(some_id(raw, "character"), raw.get("cliche"), raw.get("tn"), raw.get("suitability", "suitable"),
-                   raw.get("adjustment", 0), flag(raw, "automatic", False), flag(raw, "private", False))
+                   raw.get("adjustment", 0), flag(raw, "automatic", False), flag(raw, "private", False),
+                   raw.get("lucky", 0), raw.get("pump", 0))
 
     @property
     def in_secret(self) -> bool:
@@ -174,18 +217,33 @@ def plan_action_check(state: RoomState, actor: Actor, args: CheckArgs, ctx: Cont
     if not args.automatic and cliche.pool < 1:
         raise RuleError(f"{char.name}'s {cliche.name} has no dice left: choose another cliché or recover first.",
                         key="error.check.cliche_no_dice", name=char.name, cliche=cliche.name)
+    lucky, pump = cast(int, args.lucky), cast(int, args.pump)  # as given: the rules judge them
+    if lucky or pump:
+        _spends_outside_contests(state, char)
+    if lucky and isinstance(lucky, int) and not isinstance(lucky, bool) and lucky > char.lucky_left:
+        raise RuleError(f"{char.name} has {char.lucky_left} lucky shots left, not {lucky}.",
+                        key="error.lucky.too_many", name=char.name, left=char.lucky_left, asked=lucky)
     dice = ctx.dice
+    check_extras(cliche, lucky=lucky, pump=pump, automatic=args.automatic, profile=state.profile)
     if ctx.dry:
         return []
     if dice is None:  # pragma: no cover - the room always gives a check its dice
         raise ValueError("an action check needs dice")
     before = dice.next_roll
     result = action_check(cliche, tn, suitability=suitability, adjustment=adjustment, automatic=args.automatic,
-                          dice=dice)
+                          lucky=lucky, pump=pump, dice=dice, profile=state.profile)
     drawn = isinstance(dice, CommittedDice) and dice.next_roll != before
     draw = {"scope": dice.scope, "roll": before} if isinstance(dice, CommittedDice) and drawn else None
     return [room_event("action_checked", character=char.uid, check=result.to_dict(), draw=draw,
                        private=args.private)]
+
+
+def _spends_outside_contests(state: RoomState, char: Character) -> None:
+    """Lucky shots and pumps in a check are for characters outside the contest on the table: within
+    one, its replay restores them as they stood at its start, so what a check spent would not last."""
+    if in_current_contest(state, char.uid):
+        raise RuleError(f"{char.name} is in the contest on the table: spend lucky shots or pump on its rounds, "
+                        "or roll this check without them.", key="error.check.spend_in_contest", name=char.name)
 
 
 # --------------------------------------------------------------------------------- recover --

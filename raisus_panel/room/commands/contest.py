@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from raisus_panel.rules import Character, RuleError
+from raisus_panel.rules import Character, CharacterTeam, RuleError
 from raisus_panel.rules.errors import Phrase
 
 from ..lookup import contest_member, contest_unit, current_contest, team_of
@@ -79,6 +79,49 @@ def contest_choose(state: RoomState, actor: Actor, args: ChooseArgs) -> ContestC
 
 def contest_approve(state: RoomState, actor: Actor, args: UnitArgs) -> ContestCall:
     return ContestCall("approve", (contest_unit(current_contest(state), args.unit),))
+
+
+# ---------------------------------------------------------------------- pumps, lucky shots --
+@dataclass(frozen=True)
+class PumpArgs(UnitArgs):
+    """``pump``: the unit about to roll, and how many points it pumps (the rules judge the number)."""
+
+    amount: object = None
+
+    @classmethod
+    def parse(cls, raw: Raw) -> PumpArgs:
+        return cls(some_id(raw, "unit", _UNIT), raw.get("amount"))
+
+
+def players_pump(state: RoomState, actor: Actor, args: PumpArgs) -> None:
+    contest = current_contest(state)
+    unit = contest_unit(contest, required_id(args.unit, "unit", _UNIT))
+    pumper = unit.lead if isinstance(unit, CharacterTeam) else unit  # a team pumps its leader: its player decides
+    require_own(state, actor, pumper.uid)
+
+
+def contest_pump(state: RoomState, actor: Actor, args: PumpArgs) -> ContestCall:
+    return ContestCall("pump", (contest_unit(current_contest(state), args.unit), args.amount))
+
+
+@dataclass(frozen=True)
+class LuckyArgs(Args):
+    """``spend_lucky``: whose lucky shots (a character id), and how many (the rules judge the number)."""
+
+    character: str | None = None
+    amount: object = None
+
+    @classmethod
+    def parse(cls, raw: Raw) -> LuckyArgs:
+        return cls(some_id(raw, "character"), raw.get("amount"))
+
+
+def players_lucky(state: RoomState, actor: Actor, args: LuckyArgs) -> None:
+    require_own(state, actor, required_id(args.character, "character"))
+
+
+def contest_lucky(state: RoomState, actor: Actor, args: LuckyArgs) -> ContestCall:
+    return ContestCall("spend_lucky", (contest_member(current_contest(state), args.character), args.amount))
 
 
 @dataclass(frozen=True)
@@ -291,6 +334,9 @@ SPECS: list[CommandSpec[Any]] = [  # each with its own arguments
     CommandSpec("choose", ChooseArgs, players=players_choose, contest=contest_choose),
     CommandSpec("approve", UnitArgs, gm_only=Phrase("approve an inappropriate cliché", "term.gm.approve"),
                 state_bound=True, contest=contest_approve),
+    # declared before a roll, for the roll the page showed coming
+    CommandSpec("pump", PumpArgs, players=players_pump, state_bound=True, contest=contest_pump),
+    CommandSpec("spend_lucky", LuckyArgs, players=players_lucky, state_bound=True, contest=contest_lucky),
     CommandSpec("give_tickets", TicketArgs, gm_only=Phrase("give tickets", "term.gm.give_tickets"),
                 contest=contest_tickets),
     CommandSpec("roll_round", Args, players=players_roll, state_bound=True, contest=_call("roll_round")),

@@ -147,7 +147,7 @@ def plan_start_contest(state: RoomState, actor: Actor, args: StartArgs, ctx: Con
         leader = room_character(state, team.leader) if team.leader is not None else None
         # the rules clean the names (clean_name), whatever was sent
         sides[team.side].append(CharacterTeam(chosen, leader=leader, name=cast("str | None", team.name)))
-    profile = RulesProfile.from_dict(args.profile) if args.profile is not None else None
+    profile = RulesProfile.from_dict(args.profile) if args.profile is not None else state.profile
     committed = ctx.dice if isinstance(ctx.dice, CommittedDice) else None
     contest = Contest(cast(str, args.name), sides[0], sides[1], single_roll=args.single_roll, profile=profile, dice=committed)
     payloads += [room_event("contest", contest=contest.uid, event=e) for e in contest.events]
