@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 from fractions import Fraction
+from itertools import compress
 from math import comb, gcd
 from typing import Any
 
@@ -45,26 +46,26 @@ _LOST: Floats = (0.0, 1.0)
 #: Two chances whose floats are this close (relative, in both numbers) are compared exactly.
 _CLOSE = 1e-11
 _INF = float("inf")
+#: Odds this close to the highest (a factor) are kept for the exact pass (see _kept).
+_KEEP = 1 - 3 * _CLOSE
 #: A pair of nodes as one int memo key, ``mine << _PAIR | theirs`` (cheaper to make and hash than a tuple).
 _PAIR = 32
 
 
-def _candidates(options: tuple[int, ...], values: list[Floats]) -> tuple[Floats, tuple[int, ...]]:
-    """The highest value, and every option whose value is too close to it to tell by the floats
-    (both of its numbers within ``_CLOSE``, relative). ``options`` are distinct nodes."""
-    # the first highest, ordered by the more precise of the two floats: P(win) up to one half, else
-    # 1 / P(lose) (above 2, so above any P(win) of the other kind, and as precise as P(lose)); one
-    # float, not a tuple, and a loop, not max() with a key function: this runs for most states
-    top, top_rank = values[0], -1.0
-    for value in values:
-        w, lo = value
-        rank = w if w <= 0.5 else 1.0 / lo if lo else _INF
-        if rank > top_rank:
-            top, top_rank = value, rank
-    top_w, top_l = top
-    near_w, near_l = _CLOSE * top_w, _CLOSE * top_l
-    kept = tuple(o for o, (w, lo) in zip(options, values) if abs(top_w - w) <= near_w and abs(top_l - lo) <= near_l)
-    return top, kept
+def _kept(options: tuple[int, ...], odds: list[float]) -> tuple[int, tuple[int, ...]]:
+    """The option with the highest odds, and every option too close to it to tell by the floats.
+
+    The odds of a chance are P(win) / P(lose): one float that orders chances and is as precise as both
+    of its numbers (relative), so it tells near-certain wins and near-certain losses apart alike.
+
+    Two chances whose numbers are each within ``_CLOSE`` (relative) have odds within ``2 * _CLOSE``;
+    ``_KEEP`` leaves room for the division's rounding too, so no option that could be the best is left
+    out (the exact pass compares those kept).
+    """
+    top = max(odds)
+    floor = top * _KEEP  # infinite for certain wins: only they are kept
+    # compress and map, not a generator: this runs for most states of the first pass
+    return options[odds.index(top)], tuple(compress(options, map(floor.__le__, odds)))
 
 
 def _highest(values: Iterable[Fraction]) -> Fraction:
@@ -188,11 +189,13 @@ class Solver:
         # the first pass's: (P(win), P(lose)) of one round by pair of roll ids, and lost rounds as
         # (float chance, distinct outcomes) by _float_loss_key
         self._round_floats: dict[int, Floats] = {}
-        self._float_loss_memo: dict[int, list[tuple[float, tuple[int, ...]]]] = {}
+        self._float_loss_memo: dict[int, list[tuple[float, tuple[int, ...], tuple[int, ...]]]] = {}
         # by (mine, theirs) node pair (as one int, _PAIR): the first pass's floats (best play only),
         # the second's fractions for "as is" (False) and best play (True)
         self._floats: dict[int, Floats] = {}
         self._rolled_floats: dict[int, Floats] = {}
+        self._odds: dict[int, float] = {}  # the odds (see _kept) of each value in _floats, and of _rolled_floats
+        self._rolled_odds: dict[int, float] = {}
         self._exact: dict[bool, dict[int, Fraction]] = {False: {}, True: {}}
         self._rolled_exact: dict[bool, dict[int, Fraction]] = {False: {}, True: {}}
         # best play's choices, from the first pass: the clichés of a solo unit before a roll, and
@@ -203,7 +206,7 @@ class Solver:
     def _tables(self) -> list[dict[Any, Any]]:
         return [self._ids, self._roll_index, self._switch_memo, self._loss_memo, self._round_floats,
                 self._float_loss_memo, self._switch_choice, self._hit_choice,
-                self._floats, self._rolled_floats, *self._exact.values(),
+                self._floats, self._rolled_floats, self._odds, self._rolled_odds, *self._exact.values(),
                 *self._rolled_exact.values()]
 
     @property
@@ -355,12 +358,16 @@ class Solver:
                 for chance, outcomes in self.lose(self._states[node], damage, choices=choices)]
         return found
 
-    def _float_loss(self, node: int, damage: int, choices: bool) -> list[tuple[float, tuple[int, ...]]]:
-        """:meth:`_losses` for the first pass: float chances, and each branch's outcomes once each
-        (two members alike volunteering end in the same node), the default first."""
-        found = self._float_loss_memo[_float_loss_key(node, damage, choices)] = [
-            (fchance, tuple(dict.fromkeys(outcomes))) for _, fchance, outcomes in self._losses(node, damage, choices)]
-        return found
+    def _float_loss(self, node: int, damage: int, choices: bool) -> list[tuple[float, tuple[int, ...], tuple[int, ...]]]:
+        """:meth:`_losses` for the first pass: float chances, each branch's outcomes once each (two
+        members alike volunteering end in the same node), the default first, and each outcome's
+        memo key but for the other side's node (``outcome << _PAIR``: the key is that | theirs)."""
+        branches = []
+        for _, fchance, outcomes in self._losses(node, damage, choices):
+            distinct = tuple(dict.fromkeys(outcomes))
+            branches.append((fchance, distinct, tuple(o << _PAIR for o in distinct)))
+        self._float_loss_memo[_float_loss_key(node, damage, choices)] = branches
+        return branches
 
     def _damages(self, mine: int, theirs: int) -> tuple[int, int]:
         """Points each side loses when it loses a round, (mine, theirs): 3 when the winner won with an
@@ -378,7 +385,9 @@ class Solver:
 
     # first pass: floats, and the choices of best play. It visits every state best play can reach
     # (thousands) and most of the time goes here, so the memo lookups of node data and of children
-    # are written out inline, with the method that fills a missing entry as the fallback.
+    # are written out inline, with the method that fills a missing entry as the fallback. Choosing
+    # among options needs only their odds (one float each, from their own memo); the two floats are
+    # read of the one chosen.
     def _float_value(self, mine: int, theirs: int) -> Floats:
         if mine < 0:
             return _LOST
@@ -393,11 +402,17 @@ class Solver:
                     found = self._float_rolled(switches[0], theirs)
                     self._switch_choice[key] = switches
                 else:
-                    found, self._switch_choice[key] = _candidates(
-                        switches, [self._float_rolled(s, theirs) for s in switches])
+                    rolled_odds = self._rolled_odds
+                    for s in switches:
+                        self._float_rolled(s, theirs)
+                    top, self._switch_choice[key] = _kept(switches, [rolled_odds[s << _PAIR | theirs]
+                                                                    for s in switches])
+                    found = self._rolled_floats[top << _PAIR | theirs]
             else:
                 found = self._float_rolled(mine, theirs)
             self._floats[key] = found
+            w, lo = found
+            self._odds[key] = w / lo if lo else _INF  # its odds (see _kept)
         return found
 
     def _float_rolled(self, mine: int, theirs: int) -> Floats:
@@ -421,8 +436,8 @@ class Solver:
         floats, value, losses = self._floats, self._float_value, self._float_loss_memo
         # a won round: the other side as is, one outcome per way its hit falls
         won_w = won_l = 0.0
-        for fchance, (o,) in (losses.get(theirs << 3 | to_theirs << 1)
-                              or self._float_loss(theirs, to_theirs, False)):
+        for fchance, (o,), _ in (losses.get(theirs << 3 | to_theirs << 1)
+                                 or self._float_loss(theirs, to_theirs, False)):
             if o < 0:
                 won_w += fchance
                 continue
@@ -432,21 +447,36 @@ class Solver:
         # a lost round: the best of the options, per way the hit falls
         lost_w = lost_l = 0.0
         choices: list[tuple[int, ...]] = []
-        for fchance, options in losses.get(mine << 3 | to_mine << 1 | 1) or self._float_loss(mine, to_mine, True):
+        odds = self._odds
+        for fchance, options, bases in losses.get(mine << 3 | to_mine << 1 | 1) or self._float_loss(mine, to_mine, True):
             if len(options) == 1:
                 kept: tuple[int, ...] = options
                 o = options[0]
                 w, lo = _LOST if o < 0 else floats.get(o << _PAIR | theirs_after) or value(o, theirs_after)
             else:
-                (w, lo), kept = _candidates(options, [
-                    _LOST if o < 0 else floats.get(o << _PAIR | theirs_after) or value(o, theirs_after)
-                    for o in options])
+                # the options' odds, looked up at C speed (map, not a comprehension)
+                found_odds = list(map(odds.get, map(theirs_after.__or__, bases)))
+                if None in found_odds:
+                    for o in options:
+                        self._float_option(o, theirs_after)
+                    found_odds = list(map(odds.__getitem__, map(theirs_after.__or__, bases)))
+                o, kept = _kept(options, found_odds)  # type: ignore[arg-type]  # no None left
+                w, lo = floats[o << _PAIR | theirs_after]
             lost_w += fchance * w
             lost_l += fchance * lo
             choices.append(kept)
         self._hit_choice[key] = choices
-        found = self._rolled_floats[key] = (p * won_w + q * lost_w, p * won_l + q * lost_l)
+        w, lo = found = self._rolled_floats[key] = (p * won_w + q * lost_w, p * won_l + q * lost_l)
+        self._rolled_odds[key] = w / lo if lo else _INF  # its odds (see _kept)
         return found
+
+    def _float_option(self, mine: int, theirs: int) -> None:
+        """Fill the first pass's memos for an option of a lost round (nobody left, too: it loses)."""
+        if mine >= 0:
+            self._float_value(mine, theirs)
+        else:
+            key = mine << _PAIR | theirs
+            self._floats[key], self._odds[key] = _LOST, 0.0
 
     # second pass: the fractions, along best play's choices
     def _exact_value(self, mine: int, theirs: int, best: bool) -> Fraction:
@@ -480,16 +510,22 @@ class Solver:
         losses = self._losses(mine, to_mine, best)
         kept: list[tuple[int, ...]] | list[list[int]] = (self._hit_choice[key] if best
                                                         else [outcomes for _, _, outcomes in losses])
-        lost = _mean([(chance, _highest(value(m, theirs_after, best) for m in options))
+        lost = _mean([(chance, value(options[0], theirs_after, best) if len(options) == 1
+                       else _highest(value(m, theirs_after, best) for m in options))
                       for (chance, _, _), options in zip(losses, kept)])
-        # p * won + (1 - p) * lost over the two values' least common denominator: the two are
-        # mostly alike, and two gcds of numbers that size cost less than one of their product
         pn, pd = p.numerator, p.denominator
         wn, wd = won.numerator, won.denominator
         ln, ld = lost.numerator, lost.denominator
-        common = gcd(wd, ld)
-        found = memo[key] = Fraction(pn * wn * (ld // common) + (pd - pn) * ln * (wd // common),
-                                     pd * (wd // common) * ld)
+        if (wn == ln and wd == ld) or pn == pd:
+            found = won  # the same either way (often a certain win), or the round is certain
+        elif not pn:
+            found = lost
+        else:
+            # p * won + (1 - p) * lost over the two values' least common denominator: the two are
+            # mostly alike, and two gcds of numbers that size cost less than one of their product
+            common = gcd(wd, ld)
+            found = Fraction(pn * wn * (ld // common) + (pd - pn) * ln * (wd // common), pd * (wd // common) * ld)
+        memo[key] = found
         return found
 
 
