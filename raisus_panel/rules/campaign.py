@@ -81,8 +81,9 @@ def check_budget(character: Character, profile: RulesProfile) -> None:
         return
     if budget.over_max:
         names = ", ".join(budget.over_max)
-        raise RuleError(f"{character.name}: {names} is over the creation maximum of {profile.creation_max} dice "
-                        "(the GM may accept it anyway).", key="error.budget.over_max", name=character.name,
+        most = profile.creation_max
+        raise RuleError(f"{character.name}: {names} is over the creation maximum of {most} "
+                        f"{'die' if most == 1 else 'dice'} (the GM may accept it anyway).", key="error.budget.over_max", name=character.name,
                         cliches=names, most=profile.creation_max)
     raise RuleError(f"{character.name} costs {budget.spent} creation dice, {-budget.left} over the budget of "
                     f"{budget.allowed} (an accepted hook or tale adds 1 each; the GM may accept it anyway).",

@@ -23,6 +23,11 @@ CAMPAIGN_FIELDS = ("lucky_shots", "lucky_left", "hook", "tale", "accepted")
 _CLICHE_TEXT = re.compile(r"^\s*(?P<name>.+?)\s*\(\s*(?P<rating>-?\d+)\s*\)\s*$")
 
 
+def lucky_shots(n: int) -> str:
+    """``"1 lucky shot"``, ``"3 lucky shots"``: as the catalogs' plural forms write a count."""
+    return f"{n} lucky shot" if n == 1 else f"{n} lucky shots"
+
+
 def new_uid() -> str:
     """A short random id that names a character, team or contest in events and saves."""
     return uuid.uuid4().hex[:12]
@@ -131,9 +136,9 @@ class Character(param.Parameterized):
         params["name"] = clean_name(name, Phrase("character name", "term.character_name"))
         params["description"] = clean_text(params.get("description", ""), Phrase("description", "term.description"))
         params["cliches"] = _as_cliches(cliches, max_rating=self.max_rating)
-        for key in ("hook", "tale"):
+        for key, what in (("hook", Phrase("hook", "term.hook")), ("tale", Phrase("tale", "term.tale"))):
             if key in params:
-                params[key] = clean_text(params[key], Phrase(key, f"term.{key}"))
+                params[key] = clean_text(params[key], what)
         lucky = params["lucky_shots"] = whole_number(params.get("lucky_shots", 0),
                                                      Phrase("lucky shots", "term.lucky_shots"), low=0, high=MAX_LUCKY_SHOTS)
         params["lucky_left"] = whole_number(params.get("lucky_left", lucky), Phrase("lucky shots left", "term.lucky_left"),

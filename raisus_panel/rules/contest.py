@@ -24,6 +24,7 @@ from typing import Any
 import param
 
 from .character import Character, new_uid
+from .character import lucky_shots as _shots
 from .cliche import Cliche
 from .commitment import SCHEME
 from .contest_log import EventLog
@@ -585,7 +586,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
                                 key="error.lucky.out", name=char.name)
             points = whole_number(amount, Phrase("lucky shots", "term.lucky_shots"), low=0, high=10_000)
             if points > char.lucky_left:
-                raise RuleError(f"{char.name} has {char.lucky_left} lucky shots left, not {points}.",
+                raise RuleError(f"{char.name} has {_shots(char.lucky_left)} left, not {points}.",
                                 key="error.lucky.too_many", name=char.name, left=char.lucky_left, asked=points)
             yield make_event("lucky_declared", character=char.uid, unit=unit, amount=points)
         return self._command("spend_lucky", _plan_lucky)
@@ -789,7 +790,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         for who, points in lucky.items():
             if points > self._objects[who].lucky_left:
                 name = self._objects[who].name
-                raise RuleError(f"{name} has only {self._objects[who].lucky_left} lucky shots left now: "
+                raise RuleError(f"{name} has only {_shots(self._objects[who].lucky_left)} left now: "
                                 "spend them again.", key="error.lucky.now_too_many", name=name,
                                 left=self._objects[who].lucky_left)
         extra = pump * cliche.dice_per_pump + sum(lucky.values())
