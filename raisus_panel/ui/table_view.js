@@ -327,7 +327,8 @@ export function render({ model, el }) {
   let before = null;   // the one it showed before (what changed animates)
 
   const show = () => { draw(root, held, before, model.labels); };
-  const latest = () => (model.delta ? JSON.parse(model.delta) : null);  // sent as JSON text (fewer bytes)
+  // sent as UTF-8 JSON bytes (table_view.TableModel.delta): an ArrayBuffer here
+  const latest = () => (model.delta && model.delta.byteLength ? JSON.parse(new TextDecoder().decode(model.delta)) : null);
   const take = (delta) => {
     // one this page has already (the whole document came after it): nothing to do
     if (!delta || delta.seq === undefined || !held || delta.seq < held.seq || delta.seq === held.seq && delta.base !== held.seq) return;

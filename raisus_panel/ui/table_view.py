@@ -39,9 +39,11 @@ class TableModel(JSComponent):
     doc = param.Dict(default={}, doc="""
         The whole state document (sent when drawn, and again when the page asks for it).""")
 
-    delta = param.String(default="", doc="""
-        The latest change as JSON: ``seq``, ``base`` and what changed (see ``raisus_panel.room.deltas``).
-        A string, not a mapping: Bokeh sends a mapping as a list of typed entries, twice the bytes.""")
+    delta = param.Bytes(default=b"", doc="""
+        The latest change as UTF-8 JSON: ``seq``, ``base`` and what changed (see ``raisus_panel.room.deltas``).
+        Bytes, not a mapping (Bokeh sends a mapping as a list of typed entries, twice the bytes) nor a
+        string (sent inside Bokeh's JSON, every quote of it escaped and every non-ASCII letter as
+        ``\\uXXXX``, six bytes a Korean syllable): bytes go as they are, in a binary frame.""")
 
     labels = param.Dict(default={}, doc="""
         The page's own words in its language (headings, the chart's words).""")
@@ -122,7 +124,7 @@ class TableView(ComponentBase):
             # pages led from the same document to the same one share the delta
             self._model.delta = _shared(self.actions.room, ("delta", self.actions.role, self.language), (old, new),
                                         lambda: json.dumps(make_delta(old, new), ensure_ascii=False,
-                                                           separators=(",", ":")))
+                                                           separators=(",", ":")).encode("utf-8"))
         self._sent, self._sent_lang = new, self.language
 
     def _send_whole(self, doc: dict[str, Any]) -> None:

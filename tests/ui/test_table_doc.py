@@ -7,6 +7,8 @@ import json
 
 import panel as pn
 import pytest
+from bokeh.core.serialization import Serializer
+from bokeh.document import Document
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -203,6 +205,21 @@ def test_the_view_leads_its_model_by_deltas_and_sends_the_whole_after_a_gap():
     assert model.doc == view.document and view.wholes == 1
     view.lang = "ko"  # a new language: the whole document in it
     assert model.doc["now"] == table_document(spectator, "ko")["now"]
+    view.dispose()
+
+
+def test_the_delta_goes_to_the_page_as_utf8_bytes_not_as_an_escaped_string():
+    """Bytes go in a binary frame as they are; a string goes inside Bokeh's JSON, each quote escaped and
+    each Korean syllable as \\uXXXX (six bytes, not three)."""
+    gm, spectator = siege()
+    view = TableView(actions=spectator, lang="ko")
+    root = page_model(view).get_root(Document())
+    gm.act("roll_round")
+    serializer = Serializer()
+    rep = serializer.encode(root.data.delta)  # as Bokeh sends the page's model
+    assert rep["type"] == "bytes" and len(serializer.buffers) == 1
+    sent = serializer.buffers[0].to_bytes().decode("utf-8")
+    assert json.loads(sent)["seq"] == gm.room.seq and "라운드" in sent
     view.dispose()
 
 
