@@ -31,7 +31,7 @@ from typing import Any
 
 import param
 
-from raisus_panel.rules import Character, CharacterTeam, CommittedDice, Contest, RuleError
+from raisus_panel.rules import Character, CharacterTeam, CommittedDice, Contest, RuleError, RulesProfile
 from raisus_panel.rules.dice import DiceSource, new_client_seed
 from raisus_panel.rules.validation import clean_name
 
@@ -164,6 +164,23 @@ class Room(RoomDice, param.Parameterized):
     round_open = param.Boolean(default=False, doc="""
         True while the GM lets the players roll the current round (``open_round``). It closes by
         itself when the round is decided, ended, or the contest ends.""")
+
+    profile = param.ClassSelector(class_=RulesProfile, default=RulesProfile(), doc="""
+        The table's rules (``set_rules``): action checks, the creation budget and sessions play by
+        them, and a contest starts with them unless the GM gives it others. Replaced, never changed
+        in place.""")
+
+    session_number = param.Integer(default=1, bounds=(1, None), doc="""
+        The game session being played (an evening at the table, not a page's session): 1 until the GM starts a new one (``new_session``, which refills
+        lucky shots).""")
+
+    session_ended = param.Boolean(default=False, doc="""
+        True once the GM ended the session (``end_session``), until a new one starts.""")
+
+    advancement = param.Dict(default={}, doc="""
+        The advancement waiting since the GM last ended a session: character uid -> the clichés it
+        may roll for (``roll_advancement``), or ``[]`` for one creation die to invest
+        (``invest_advancement``, with ``advancement="points"``).""")
 
     dice = param.ClassSelector(class_=DiceSource, default=None, allow_None=True, precedence=-1, doc="""
         Where this room's dice come from. None (the default): committed dice -- each contest and
@@ -610,7 +627,9 @@ class Room(RoomDice, param.Parameterized):
             "title": state.title, "characters": list(state.characters.values()), "contest": state.contest,
             "past_contests": list(state.past), "checks": [c for c in state.checks if not c["private"]],
             "log": list(self._public), "seq": len(self._events), "players": dict(state.players),
-            "round_open": state.round_open,
+            "round_open": state.round_open, "profile": state.profile, "session_number": state.session,
+            "session_ended": state.session_ended,
+            "advancement": {uid: list(names) for uid, names in state.advancement.items()},
         }
         changes = {k: v for k, v in values.items() if not _same(getattr(self, k), v)}
         if changes:

@@ -220,6 +220,25 @@ class ContestQueries(ContestParts):
         cliche = self.chosen(obj)
         return cliche.pool if cliche else 0
 
+    def bonus(self, unit: Unit | str) -> dict[str, Any]:
+        """The pump and lucky shots declared for a unit's next roll (the campaign options).
+
+        Returns ``{"pump": points, "pump_dice": dice it adds, "lucky": {character uid: shots},
+        "dice": every extra die}``; all 0 (and no lucky shots) when none are declared.
+
+        Parameters
+        ----------
+        unit
+            A unit of this contest: object, uid or name.
+        """
+        uid = self._resolve_unit(unit)
+        obj = self._unit(uid)
+        pump = self._pumps.get(uid, 0)
+        cliche = obj.cliche_of(obj.lead) if isinstance(obj, CharacterTeam) else self.chosen(obj)
+        pump_dice = pump * (cliche.dice_per_pump if cliche is not None else 1)
+        lucky = {who: n for who, n in self._lucky.get(uid, {}).items() if n}
+        return {"pump": pump, "pump_dice": pump_dice, "lucky": lucky, "dice": pump_dice + sum(lucky.values())}
+
     def choice(self, unit: Unit | str) -> dict[str, Any] | None:
         """A character's or mob's current choice.
 

@@ -165,3 +165,16 @@ def test_the_tables_rules_are_refused_when_unknown_or_unchanged():
     t.act(t.gm, "set_rules", profile={"pumps": True})
     refused(t, "error.room.same_rules", t.gm, "set_rules", profile={"pumps": True})
     assert t.reloaded().snapshot(t.gm) == t.snapshot()
+
+
+def test_the_room_publishes_its_rules_session_and_advancement():
+    t = Table()
+    seen = []
+    t.room.param.watch(lambda *events: seen.extend(e.name for e in events), ["profile", "session_number", "session_ended", "advancement"])
+    t.act(t.gm, "set_rules", profile={"advancement": "points"})
+    viking = t.char("Viking", t.alice, Viking=3)
+    t.act(t.gm, "end_session")
+    assert (t.room.session_number, t.room.session_ended, t.room.advancement) == (1, True, {viking: []})
+    t.act(t.gm, "new_session")
+    assert (t.room.session_number, t.room.session_ended, t.room.profile.advancement) == (2, False, "points")
+    assert {"profile", "session_number", "session_ended", "advancement"} <= set(seen)

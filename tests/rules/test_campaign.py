@@ -312,3 +312,12 @@ def test_profiles_and_characters_without_campaign_options_are_saved_as_before():
     assert set(RulesProfile().to_dict()).isdisjoint({"pumps", "lucky_shots", "creation_dice", "advancement"})
     assert set(Character("Olaf", {"Viking": 2}).to_dict()) == {"kind", "uid", "name", "description", "owner", "cliches"}
     assert RulesProfile.from_dict(RulesProfile(pumps=True, advancement="rolls").to_dict()).advancement == "rolls"
+
+
+def test_the_bonus_of_a_unit_says_its_declared_pump_and_lucky_shots_and_their_dice():
+    wizard = Character("Merlin", "[Wizard] (3)", lucky_shots=2)
+    contest, _ = duel(wizard, char("Ogre", Ogre=4), [])
+    assert contest.bonus(wizard) == {"pump": 0, "pump_dice": 0, "lucky": {}, "dice": 0}
+    contest.pump(wizard, 1)
+    contest.spend_lucky(wizard, 2)
+    assert contest.bonus(wizard) == {"pump": 1, "pump_dice": 2, "lucky": {wizard.uid: 2}, "dice": 4}
