@@ -47,6 +47,8 @@ class ContestParts:
         _teams: dict[str, CharacterTeam]
         _side_ids: list[list[str]]
         _choice: dict[str, dict[str, Any]]
+        _pumps: dict[str, int]
+        _lucky: dict[str, dict[str, int]]
         _start_scores: dict[str, dict[str, int]]
         _dropped: set[str]
         _window: dict[str, Any] | None
