@@ -13,6 +13,7 @@ from . import _derive as d
 from . import _offloop
 from ._advice_text import ADVICE_CSS, advice_html, without_teaming
 from ._base import HTML, Button, ComponentBase, Select, esc, grey, set_objects, set_options, style, wrap
+from ._bonus import BonusFields
 from ._charts import unit_colors
 from ._checkbox import LabelledCheckbox
 from ._confirm import ConfirmStep
@@ -296,12 +297,15 @@ class ContestTable(ComponentBase):
             card["cliche"].name = t("contest.cliche")
             card["inappropriate"].name = t("contest.inappropriate")
         card["approve"].name = t("contest.approve")
+        if "bonus" in card:
+            card["bonus"].relabel(t)
         if card["team"] and card["controls"]:
             card["disband"].name = t("contest.disband")
             for m in card["members"].values():
                 m["volunteer"].name = t("contest.volunteer")
                 m["drop"].name = t("contest.drop_out")
                 m["assign"].name = t("contest.assign_loss")
+                m["bonus"].relabel(t)
                 m["drop_confirm"].relabel(t("confirm.drop_out", name=m["name"]),
                                           t("confirm.yes.drop_out", name=m["name"]), t("confirm.cancel"))
 
@@ -335,6 +339,9 @@ class ContestTable(ComponentBase):
             body.append(wrap(card["cliche"], card["inappropriate"]))
             if self._gm:
                 body.append(card["approve"])
+        if controls:  # a pump and lucky shots before the roll, when the contest's rules have them
+            card["bonus"] = BonusFields(self._run, pump_unit=uid, lucky_of=None if team else uid)
+            body.append(card["bonus"].view)
         if controls:  # the odds advisor's lines, shown for the units this page is advised on
             card["advice"] = HTML(visible=False, sizing_mode="stretch_width", stylesheets=[ADVICE_CSS],
                                   css_classes=["raisus-advice-box"])
@@ -360,8 +367,9 @@ class ContestTable(ComponentBase):
                 row["drop_confirm"] = self._confirm(
                     row["drop"], lambda seen: self._run("drop_out", member=uid, decided_on=seen))
                 row["assign"].on_click(lambda e: self._run("assign_loss", member=uid))
+                row["bonus"] = BonusFields(self._run, lucky_of=uid)  # a member spends its own lucky shots
                 row["view"] = pn.Column(wrap(row["label"], row["volunteer"], row["drop"], row["assign"]),
-                                        row["drop_confirm"], sizing_mode="stretch_width")
+                                        row["drop_confirm"], row["bonus"].view, sizing_mode="stretch_width")
             else:
                 row["view"] = row["label"]
             card["members"][uid] = row
@@ -392,6 +400,7 @@ class ContestTable(ComponentBase):
                     self._offer(row["drop"], "drop_out", member=m.uid)
                     row["assign"].visible = contest.profile.team_loss == "leader_assigns"
                     self._offer(row["assign"], "assign_loss", member=m.uid)
+                    row["bonus"].sync(contest, u, t, self._why_not)
                 rows.append(row["view"])
             set_objects(card["members_box"], rows)
             if card["controls"]:
@@ -425,6 +434,8 @@ class ContestTable(ComponentBase):
             card["inappropriate"].param.update(disabled=reason is not None, visible=reason is None)
         card["approve"].visible = contest.needs_approval(uid)
         self._offer(card["approve"], "approve", unit=uid)
+        if "bonus" in card:
+            card["bonus"].sync(contest, u, t, self._why_not)
         # edged in the unit's chart colour; a unit that is out is dashed and greyed (and says so in words)
         card["head"].object = text.unit_head_html(contest, u, t, color, mine=self._mine(u),
                                                   cliche="cliche" not in card)

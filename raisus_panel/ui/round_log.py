@@ -320,6 +320,23 @@ class RoundLog(ComponentBase):
         if kind == "recovered":
             return t("log.recovered"), [t("log.gain", name=n(g["character"]), cliche=g["cliche"], n=g["amount"])
                                         for g in e["gains"]]
+        if kind == "pumped":
+            unit = teams.get(e["unit"])
+            who = unit.leader.name if unit is not None and unit.leader is not None else n(e["unit"])
+            if not e["amount"]:
+                return t("log.pump_taken_back", name=who), []
+            # the cliché is named when it pays (costs_paid): it may still be switched before the roll
+            return t("log.pumped", name=who, n=e["amount"]), []
+        if kind == "lucky_declared":
+            if not e["amount"]:
+                return t("log.lucky_taken_back", name=n(e["character"])), []
+            return t("log.lucky_declared", name=n(e["character"]), n=e["amount"]), []
+        if kind == "costs_paid":
+            details = [t("log.pump_paid", name=n(h["character"]), cliche=h["cliche"], n=h["current"] + h["extra"])
+                       for h in e["hits"]]
+            # what is left is the card's to say: an old entry is drawn again long after
+            details += [t("log.lucky_spent", name=n(s["character"]), n=s["amount"]) for s in e["lucky"]]
+            return t("log.costs_paid"), details
         if kind == "dice_committed":
             return t("log.dice_committed", first=e["first_roll"]), [t("log.dice_commitment",
                                                                       commitment=e["commitment"])]
@@ -338,6 +355,10 @@ class RoundLog(ComponentBase):
                 flags.append(t("log.revenge_used"))
             if spec.get("inappropriate"):
                 flags.append(t("log.inappropriate"))
+            if spec.get("pump"):
+                flags.append(t("log.with_pump", n=spec["pump"]))
+            if spec.get("lucky"):
+                flags.append(t("log.with_lucky", n=spec["lucky"]))
             details.append(t("log.uses", name=name, cliche=spec["cliche"], n=spec["pool"]) +
                            (" · " + " · ".join(flags) if flags else ""))
         for i, (a, b) in enumerate(e["attempts"], 1):
