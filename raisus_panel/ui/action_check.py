@@ -58,6 +58,9 @@ class ActionCheckPanel(ComponentBase):
         # text as <label>: Bokeh's Checkbox leaves the box unnamed and 13 px to tap (ui/_checkbox.py)
         self._automatic = LabelledCheckbox(value=False)
         self._secret = LabelledCheckbox(value=False, visible=False)
+        # the campaign options' extra dice (RULES.md section 11): shown only when the table's rules have them
+        self._lucky = pn.widgets.IntInput(value=0, start=0, end=0, width=_NUMBER_WIDTH, visible=False)
+        self._pump = pn.widgets.IntInput(value=0, start=0, end=0, width=_NUMBER_WIDTH, visible=False)
         self._roll = Button(**style("primary"))
         self._roll.on_click(lambda e: self.roll())
         self._title = HTML(margin=(0, 10))
@@ -65,11 +68,11 @@ class ActionCheckPanel(ComponentBase):
         self._tn.param.watch(self._on_tn, "value")
         self._character.param.watch(lambda e: self._fill_cliches(), "value")
         for widget in (self._cliche, self._tn, self._suitability, self._adjustment, self._automatic,
-                       self._secret):
+                       self._secret, self._lucky, self._pump):
             widget.param.watch(lambda e: self._sync_roll(), "value")
         self._chance = HTML(pn.bind(self._chance_html, self._character, self._cliche, self._tn,
                                             self._suitability, self._adjustment, self._automatic.param.value,
-                                            self.param.lang, self.param._version),
+                                            self._lucky, self._pump, self.param.lang, self.param._version),
                                     sizing_mode="stretch_width")
         self._outcome = HTML(pn.bind(self._result_html, self.param.result, self.param.lang, self.param._version),
                                      sizing_mode="stretch_width")
@@ -77,7 +80,8 @@ class ActionCheckPanel(ComponentBase):
                                          self.param._version), sizing_mode="stretch_width")
         self._layout = pn.Column(
             self._title, self._character, self._cliche, self._preset,
-            wrap(self._tn, self._adjustment), self._suitability, self._automatic, self._secret,
+            wrap(self._tn, self._adjustment), self._suitability, wrap(self._lucky, self._pump),
+            self._automatic, self._secret,
             self._chance, self._roll, self._error, self._outcome, self._log,
             sizing_mode="stretch_width",
         )
@@ -86,8 +90,9 @@ class ActionCheckPanel(ComponentBase):
         return self._layout
 
     def _profile(self) -> RulesProfile:
-        contest = self.contest
-        return contest.profile if contest is not None else RulesProfile()
+        """The table's rules: a room's checks play by them (a contest may have rules of its own)."""
+        profile = getattr(self.actions.room, "profile", None)
+        return profile if isinstance(profile, RulesProfile) else RulesProfile()
 
     def _relabel(self) -> None:
         t = self._t
@@ -103,6 +108,8 @@ class ActionCheckPanel(ComponentBase):
         self._suitability.options = {
             t(f"suitability.{s.replace(' ', '_')}", step=profile.step_for(s)): s for s in _SUITABILITY}
         self._automatic.name = t("check.automatic")
+        self._pump.name = t("campaign.pump")
+        self._sync_extras()
         self._secret.name = t("check.secret")
         self._roll.name = t("check.roll")
 
@@ -131,7 +138,19 @@ class ActionCheckPanel(ComponentBase):
         options = {c.label: c.name for c in char.cliches} if char is not None else {}
         usable = [c.name for c in char.cliches if c.pool > 0] if char is not None else []
         set_options(self._cliche, options, prefer=usable[0] if usable else None)
+        self._sync_extras()
         self._sync_roll()
+
+    def _sync_extras(self) -> None:
+        """The lucky-shot and pump fields, as the table's rules and the character allow (else hidden at 0)."""
+        rules = self._profile()
+        char = self.actions.character(self._character.value) if self._character.value else None
+        cliche = char.cliche(self._cliche.value) if char is not None and char.has_cliche(self._cliche.value or "") else None
+        left = char.lucky_left if char is not None and rules.lucky_shots else 0
+        most = max(cliche.pool - 1, 0) if cliche is not None and rules.pumps and rules.pump_checks else 0
+        for widget, end in ((self._lucky, left), (self._pump, most)):
+            widget.param.update(end=end, value=min(widget.value or 0, end), visible=end > 0)
+        self._lucky.name = self._t("campaign.lucky", n=left)
 
     def _sync_roll(self) -> None:
         if self._character.value and self._cliche.value:
@@ -156,9 +175,11 @@ class ActionCheckPanel(ComponentBase):
         char = self.actions.character(self._character.value) if self._character.value else None
         if char is None or not char.has_cliche(self._cliche.value or ""):
             return None
-        pool = char.cliche(self._cliche.value).pool
+        cliche = char.cliche(self._cliche.value)
+        pool = cliche.pool
         if pool < 1 or self._tn.value is None:
             return None
+        pool += (self._lucky.value or 0) + (self._pump.value or 0) * cliche.dice_per_pump
         try:
             tn = effective_tn(self._tn.value, self._suitability.value, self._adjustment.value or 0,
                               self._profile())
@@ -203,6 +224,10 @@ class ActionCheckPanel(ComponentBase):
                  if adjustment else t("check.basis", base=base, suitability=suitability))
         if not check["automatic"]:
             dice = f"{dice} ({basis})"
+        extras = ([t("log.with_lucky", n=check["lucky"])] if check.get("lucky") else []) + (
+            [t("log.with_pump", n=check["pumped"])] if check.get("pumped") else [])
+        if extras:
+            dice = " · ".join([dice, *extras])
         roller = self._roller(check.get("actor"))
         if roller:
             dice = f"{dice} · {t('check.rolled_by', who=roller)}"
@@ -254,6 +279,9 @@ class ActionCheckPanel(ComponentBase):
         args = {"character": self._character.value, "cliche": self._cliche.value, "tn": self._tn.value,
                 "suitability": self._suitability.value, "adjustment": self._adjustment.value or 0,
                 "automatic": self._automatic.value}
+        for key, widget in (("lucky", self._lucky), ("pump", self._pump)):
+            if widget.visible and widget.value:
+                args[key] = widget.value
         if self.secret_offered:
             args["private"] = bool(self._secret.value)
         return args
@@ -268,4 +296,5 @@ class ActionCheckPanel(ComponentBase):
             # one check's circumstances: a leftover adjustment or "automatic" would silently change the next
             self._adjustment.value = 0
             self._automatic.value = False
+            self._lucky.value = self._pump.value = 0  # spent on that roll
         return self._run("action_check", **self.check_args(), then=rolled)

@@ -10,10 +10,12 @@ import panel as pn
 import param
 
 from raisus_panel.room.permissions import has_been_in_contest
-from raisus_panel.rules import MAX_MOB_RATING, MAX_RATING, Character, GruntMob, RuleError
-from raisus_panel.rules.character import new_uid
+from raisus_panel.rules import MAX_MOB_RATING, MAX_RATING, Character, GruntMob, RuleError, creation_budget
+from raisus_panel.rules.campaign import LUCKY_SHOTS_PER_DIE
+from raisus_panel.rules.character import MAX_LUCKY_SHOTS, new_uid
 
 from ._base import DISABLED_CSS, HTML, Button, ComponentBase, esc, set_objects, style, wrap
+from ._checkbox import LabelledCheckbox
 
 
 class CharacterSheet(ComponentBase):
@@ -25,6 +27,12 @@ class CharacterSheet(ComponentBase):
     fields are shown locked, with a note saying why. **Save** sends the draft as a ``save_character`` command through ``actions`` (a new uid
     adds a character to the table, a known one updates it) and ``character`` then holds the saved
     character. **Export** downloads the draft as JSON; **Import** loads a JSON file into the form.
+
+    The table's campaign options (``actions.room.profile``, RULES.md section 11) add fields only when
+    they are on: under a creation budget, a line saying what the draft costs as it is typed, the hook
+    and the tale, and for the GM what is accepted of them (and a character over the budget); with
+    lucky shots, how many are bought (and left); with pumps or a budget, a double-pump box per cliché.
+    They are saved like any field, so the room refuses what the rules do, with its message.
 
     Parameters
     ----------
@@ -83,14 +91,29 @@ class CharacterSheet(ComponentBase):
                                                **style(outline=True), embed=False)
         self._title = HTML(margin=(0, 10))
         self._locked_note = HTML(margin=(0, 10), visible=False, css_classes=["raisus-sheet-locked"])
+        # the campaign options' fields (RULES.md section 11): hidden while the table's rules leave them off
+        self._hook = pn.widgets.TextInput(sizing_mode="stretch_width", visible=False)
+        self._tale = pn.widgets.TextAreaInput(sizing_mode="stretch_width", height=80, visible=False)
+        self._lucky = pn.widgets.IntInput(value=0, start=0, end=MAX_LUCKY_SHOTS, width=200)
+        self._lucky_left = pn.widgets.IntInput(value=0, start=0, end=MAX_LUCKY_SHOTS, width=200, visible=False)
+        self._lucky_box = wrap(self._lucky, self._lucky_left, align_items="start", visible=False)
+        self._lucky_note = HTML(margin=(0, 10), visible=False, css_classes=["raisus-sheet-lucky"])
+        self._budget_line = HTML(margin=(0, 10), visible=False, css_classes=["raisus-sheet-budget"])
+        self._accept_hook = LabelledCheckbox()
+        self._accept_tale = LabelledCheckbox()
+        self._accept_over = LabelledCheckbox()
+        self._accept_box = wrap(self._accept_hook, self._accept_tale, self._accept_over, align_items="start",
+                                visible=False)
         self._mob_labels = HTML(margin=(0, 10))
-        for w in (self._kind, self._name, self._description, self._member_rating, self._count):
+        for w in (self._kind, self._name, self._description, self._member_rating, self._count, self._hook,
+                  self._tale, self._lucky, self._lucky_left, self._accept_hook, self._accept_tale, self._accept_over):
             w.param.watch(self._on_edit, "value")
         self._kind.param.watch(lambda e: self._kind_changed(), "value")
         self._layout = pn.Column(
-            self._title, self._kind, self._name, self._description, self._locked_note,
+            self._title, self._kind, self._name, self._description, self._hook, self._tale, self._locked_note,
             self._mob_labels, self._mob_box,
-            self._rows_box, self._add, self._error, self._info,
+            self._rows_box, self._add, self._lucky_box, self._lucky_note, self._budget_line, self._accept_box,
+            self._error, self._info,
             # wrap: on a phone what does not fit goes below (Save's reason under it widens it)
             wrap(self._save, self._revert, self._new, self._export, align_items="start"),
             wrap(self._import_label, self._import, align_items="start"),
@@ -116,9 +139,17 @@ class CharacterSheet(ComponentBase):
         self._revert.name = t("sheet.revert")
         self._export.label = t("sheet.export")
         self._import_label.object = t("sheet.import")
+        self._hook.param.update(name=t("sheet.hook"), placeholder=t("sheet.hook_placeholder"))
+        self._tale.param.update(name=t("sheet.tale"), placeholder=t("sheet.tale_placeholder"))
+        self._lucky.name = t("sheet.lucky_shots", per=LUCKY_SHOTS_PER_DIE)
+        self._lucky_left.name = t("sheet.lucky_left")
+        self._accept_hook.name = t("sheet.accept_hook")
+        self._accept_tale.name = t("sheet.accept_tale")
+        self._accept_over.name = t("sheet.accept_over_budget")
         for row in self._rows:
             self._relabel_row(row)
         self._lock_dice()
+        self._show_campaign()
 
     def _relabel_row(self, row: dict) -> None:
         t = self._t
@@ -126,8 +157,9 @@ class CharacterSheet(ComponentBase):
         row["rating"].name = t("sheet.rating")
         row["current"].name = t("sheet.current")
         row["remove"].name = t("sheet.remove")
+        row["double"].name = t("sheet.double_pump")
 
-    def _add_row(self, name: str = "", rating: int = 1, current: int | None = None) -> None:
+    def _add_row(self, name: str = "", rating: int = 1, current: int | None = None, double: bool = False) -> None:
         high = MAX_MOB_RATING if self._kind.value == "grunt_mob" else MAX_RATING
         row = {
             "name": pn.widgets.TextInput(value=name, sizing_mode="stretch_width"),
@@ -135,11 +167,15 @@ class CharacterSheet(ComponentBase):
             "current": pn.widgets.IntInput(value=rating if current is None else current, start=0, end=high,
                                            width=90),
             "remove": Button(**style(outline=True), width=70, align="end"),
+            # below the boxes, not beside them: a phone's row has no room for one more
+            "double": LabelledCheckbox(value=double, visible=self._pumps_shown()),
         }
-        row["view"] = pn.Row(row["name"], row["rating"], row["current"], row["remove"], sizing_mode="stretch_width")
+        row["view"] = pn.Column(
+            pn.Row(row["name"], row["rating"], row["current"], row["remove"], sizing_mode="stretch_width"),
+            row["double"], sizing_mode="stretch_width", margin=0)
         row["remove"].on_click(lambda e, r=row: self._remove_row(r))
         row["rating"].param.watch(lambda e, r=row: self._rating_changed(r, e), "value")
-        for key in ("name", "rating", "current"):
+        for key in ("name", "rating", "current", "double"):
             row[key].param.watch(self._on_edit, "value")
         self._relabel_row(row)
         self._rows.append(row)
@@ -159,7 +195,7 @@ class CharacterSheet(ComponentBase):
         """
         locked = self._dice_locked()
         for row in self._rows:
-            for key in ("name", "rating", "current", "remove"):
+            for key in ("name", "rating", "current", "remove", "double"):
                 row[key].disabled = locked
         for widget in (self._kind, self._member_rating, self._count):
             widget.disabled = locked
@@ -176,6 +212,84 @@ class CharacterSheet(ComponentBase):
                                      rating=r["rating"].value) for r in self._rows)
             note = self._t("sheet.dice_locked", name=self.character.name) + (f" {dice}" if dice else "")
         self._locked_note.param.update(object=f"<small>{esc(note)}</small>" if locked else "", visible=locked)
+
+    # -- the campaign options -------------------------------------------------------------------
+    def _profile(self):
+        """The table's rules (the room's ``profile``)."""
+        return self.actions.room.profile
+
+    def _budget_on(self) -> bool:
+        return self._profile().creation_dice is not None and self._kind.value == "character"
+
+    def _lucky_on(self) -> bool:
+        return bool(self._profile().lucky_shots) and self._kind.value == "character"
+
+    def _pumps_shown(self) -> bool:
+        """Whether the clichés' double-pump boxes are shown: with pumps, or a budget (it costs double)."""
+        profile = self._profile()
+        return bool(profile.pumps) or (profile.creation_dice is not None and self._kind.value == "character")
+
+    def _gm(self) -> bool:
+        return self.actions.role == "gm"
+
+    def _accepted(self) -> list[str]:
+        """What the GM accepted of this character: the GM's boxes, or for anyone else the room's."""
+        if self._gm():
+            boxes = (("hook", self._accept_hook), ("tale", self._accept_tale), ("over_budget", self._accept_over))
+            return [key for key, box in boxes if box.value]
+        saved = self.actions.character(self._uid)
+        return list(saved.accepted) if saved is not None else []
+
+    def _show_campaign(self) -> None:
+        """Show the fields of the options the table's rules turn on (only those), and the budget line."""
+        budget, lucky, gm = self._budget_on(), self._lucky_on(), self._gm()
+        locked = self._dice_locked()
+        self._hook.visible = self._tale.visible = budget
+        self._accept_box.visible = budget and gm
+        self._lucky_box.visible = lucky and not locked
+        self._lucky_left.visible = lucky and gm and self.character is not None
+        for row in self._rows:
+            row["double"].visible = self._pumps_shown()
+        saved = self.actions.character(self._uid) if self.character is not None else None
+        note = ""
+        if lucky and saved is not None and not gm:
+            note = self._t("sheet.lucky_left_words", name=saved.name, left=saved.lucky_left, bought=saved.lucky_shots)
+        self._lucky_note.param.update(object=f"<small>{esc(note)}</small>" if note else "", visible=bool(note))
+        line = self._budget_text() if budget else ""
+        self._budget_line.param.update(object=line, visible=bool(line))
+
+    def _budget_text(self) -> str:
+        """The budget line: what the draft costs against the creation budget, in words (HTML)."""
+        owner = self.character.owner if self.character is not None else ""
+        if not (owner or self.actions.role == "player"):
+            return ""  # the GM's NPCs have no budget
+        data = self.draft()
+        # counted as it is typed: a name not written yet does not stop the count
+        data["name"] = data["name"] or "?"
+        for i, cliche in enumerate(data["cliches"]):
+            cliche["name"] = cliche["name"] or f"#{i + 1}"
+        try:
+            char = Character.from_dict({**data, "accepted": self._accepted()})
+        except RuleError:
+            return self._budget_line.object or ""  # the form's own error says what is wrong: keep the last line
+        profile = self._profile()
+        budget = creation_budget(char, profile)
+        if budget is None:
+            return ""
+        t = self._t
+        if budget.left >= 0:
+            parts = [t("sheet.budget", spent=budget.spent, allowed=budget.allowed, left=budget.left)]
+        else:
+            parts = [t("sheet.budget_over", spent=budget.spent, allowed=budget.allowed, over=-budget.left)]
+        if budget.over_max:
+            parts.append(t("sheet.budget_over_max", cliches=", ".join(budget.over_max), most=profile.creation_max))
+        bonus = [t(f"term.{a}") for a in ("hook", "tale") if a in char.accepted and getattr(char, a)]
+        if bonus:
+            parts.append(t("sheet.budget_accepted", what=", ".join(bonus)))
+        if not budget.fits and "over_budget" in char.accepted:
+            parts.append(t("sheet.budget_accepted_over"))
+        mark = "ok" if budget.fits or "over_budget" in char.accepted else "over"
+        return f'<span class="raisus-budget-{mark}">{esc(" ".join(parts))}</span>'
 
     def _rating_changed(self, row: dict, event) -> None:
         # a fresh cliché is at full strength: raising the rating raises an untouched current with it
@@ -210,7 +324,19 @@ class CharacterSheet(ComponentBase):
                 "description": self._description.value or "",
                 "owner": self.character.owner if self.character is not None else "",
                 "cliches": [{"name": r["name"].value or "", "rating": r["rating"].value,
-                             "current": r["current"].value} for r in self._rows]}
+                             "current": r["current"].value, **({"double_pump": True} if r["double"].value else {})}
+                            for r in self._rows]}
+        # the campaign fields while their option is on, or when set (so an option turned off keeps them)
+        budget, lucky = self._budget_on(), self._lucky_on()
+        for key, widget in (("hook", self._hook), ("tale", self._tale)):
+            if budget or widget.value:
+                data[key] = widget.value or ""
+        if lucky or self._lucky.value:
+            data["lucky_shots"] = self._lucky.value or 0
+        if lucky and self._gm() and self.character is not None:  # the GM sets what is left (shown then)
+            data["lucky_left"] = self._lucky_left.value or 0
+        if budget and self._gm():
+            data["accepted"] = self._accepted()
         if self._kind.value == "grunt_mob":
             data["member_rating"] = self._member_rating.value
             if self._count.value is not None:
@@ -246,6 +372,7 @@ class CharacterSheet(ComponentBase):
         else:
             self._withhold(self._save, "save_character")
         self._export.filename = self._filename()
+        self._show_campaign()
 
     def _load(self, character: Character | None) -> None:
         """Fill the form from ``character`` (or empty it for a new one)."""
@@ -258,6 +385,10 @@ class CharacterSheet(ComponentBase):
                 self._description.value = ""
                 self._member_rating.value = 1
                 self._count.value = None
+                self._hook.value = self._tale.value = ""
+                self._lucky.value = self._lucky_left.value = 0
+                for box in (self._accept_hook, self._accept_tale, self._accept_over):
+                    box.value = False
                 self._rows = []
                 self._add_row()
             else:
@@ -268,10 +399,15 @@ class CharacterSheet(ComponentBase):
                 if isinstance(character, GruntMob):
                     self._member_rating.value = character.member_rating
                     self._count.value = character.count
+                self._hook.value, self._tale.value = character.hook, character.tale
+                self._lucky.value, self._lucky_left.value = character.lucky_shots, character.lucky_left
+                for key, box in (("hook", self._accept_hook), ("tale", self._accept_tale),
+                                 ("over_budget", self._accept_over)):
+                    box.value = key in character.accepted
                 self._rows = []
                 for c in character.cliches:
                     if not c.temporary:
-                        self._add_row(c.name, c.rating, c.current)
+                        self._add_row(c.name, c.rating, c.current, c.double_pump)
             self._kind_changed()
             self._lock_dice()
         finally:
@@ -290,6 +426,7 @@ class CharacterSheet(ComponentBase):
             self._lock_dice()  # its contest may have just closed
             if getattr(self, "_valid", False):  # or started: the edits in the form may no longer be saved
                 self._offer(self._save, "save_character", data=self.draft())
+            self._show_campaign()  # the table's rules, or what the GM accepted, may have changed
 
     # -- commands ---------------------------------------------------------------------------------
     def save(self) -> Character | None:

@@ -72,3 +72,36 @@ def test_the_log_says_who_pumped_and_spent_what_and_what_it_cost():
     assert "Olaf spends 1 lucky shot on the next roll" in headings
     assert any("Olaf rolls Viking: 7 dice" in line and "pump 2" in line and "1 lucky shot" in line for line in details)
     assert "Olaf's Viking pays the pump: −2" in details and "Olaf spent 1 lucky shot" in details
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_32_a_lucky_shot_in_the_check_panel_adds_its_die_to_the_odds_and_the_roll(lang):
+    from fractions import Fraction
+
+    from raisus_panel.rules import odds
+    from raisus_panel.ui import ActionCheckPanel
+
+    gm, ann, olaf, spy = room_for_two([[4, 3, 3]])
+    gm.act("set_rules", profile={"lucky_shots": True})
+    gm.act("update_character", uid=olaf.uid, cliches=[{"name": "Viking", "rating": 2}], lucky_shots=3, lucky_left=3)
+    panel = ActionCheckPanel(actions=Actions(ann), lang=lang)
+    s = Screen(panel)
+    s.choose(s.t("check.character"), "Olaf")
+    assert panel.chance() == odds.check_chance(2, 10)
+    s.control("number", s.t("campaign.lucky", n=3)).value = 1
+    assert panel.chance() == odds.check_chance(3, 10) == Fraction(135, 216)
+    assert not s.controls("number", s.t("campaign.pump"))  # pumps in checks are off
+    s.click(s.t("check.roll"))
+    assert panel.result["dice"] == 3 and panel.result["success"] and olaf.lucky_left == 2
+    assert s.control("number", s.t("campaign.lucky", n=2)).value == 0
+    assert s.t("log.with_lucky", n=1) in s.text()
+
+
+def test_the_check_panel_offers_nothing_extra_without_the_options():
+    from raisus_panel.ui import ActionCheckPanel
+
+    gm, ann, olaf, spy = room_for_two()
+    s = Screen(ActionCheckPanel(actions=Actions(ann), lang="en"))
+    s.choose(s.t("check.character"), "Olaf")
+    assert s.controls("number", s.t("campaign.pump")) == [] and not [
+        c for c in s.controls("number") if "Lucky" in (c.name or "")]
