@@ -14,6 +14,7 @@ from raisus_panel.room.commands import name_key
 from raisus_panel.ui import (
     ActionCheckPanel,
     Actions,
+    CampaignPanel,
     CharacterSheet,
     ContestTable,
     ContestView,
@@ -228,10 +229,12 @@ class RoomPage(ComponentBase):
             self._roster = HTML(sizing_mode="stretch_width", css_classes=["raisus-roster"])
             box.objects = [self._roster]
             if not watcher:
+                # the session and advancement (the GM also sets the campaign options there)
+                self._campaign = self._component(tab, CampaignPanel)
                 self._sheet = self._component(tab, CharacterSheet)
                 self._pick = pn.widgets.Select(width=260)
                 self._pick.param.watch(lambda e: self._edit(e.new), "value")
-                box.objects = [self._roster, self._pick, self._sheet]
+                box.objects = [self._campaign, self._roster, self._pick, self._sheet]
         elif tab == "checks":
             self._check = self._component(tab, ActionCheckPanel)
             box.objects = [self._check]

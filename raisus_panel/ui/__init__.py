@@ -25,6 +25,7 @@ Examples
 from ._charts import CJK_FONT, apply_fonts, side_color, unit_colors
 from .action_check import ActionCheckPanel
 from .actions import Actions
+from .campaign import CampaignPanel
 from .character_sheet import CharacterSheet
 from .contest_table import ContestTable
 from .contest_view import ContestView
@@ -38,7 +39,7 @@ from .team_builder import TeamBuilder
 from .what_now import WhatNow
 
 __all__ = [
-    "ActionCheckPanel", "Actions", "CJK_FONT", "Chances", "CharacterSheet", "ContestTable",
+    "ActionCheckPanel", "Actions", "CJK_FONT", "CampaignPanel", "Chances", "CharacterSheet", "ContestTable",
     "ContestView", "FairDice", "LiveOdds", "PastContests", "RoundLog", "ScoreChart", "TableView", "TeamBuilder",
     "WhatNow",
     "apply_fonts", "contest_chances", "side_color", "unit_colors",
