@@ -7,7 +7,7 @@ import panel as pn
 from raisus_panel.room.projection import effective
 from raisus_panel.rules import RulesProfile
 
-from ._base import HTML, Button, ComponentBase, IntInput, Select, esc, grey, set_options, style, wrap
+from ._base import HTML, Button, ComponentBase, IntInput, Select, esc, grey, set_objects, set_options, style, wrap
 from ._checkbox import LabelledCheckbox
 
 #: The switches of the table's rules this panel sets, in the order they are shown.
@@ -140,7 +140,7 @@ class CampaignPanel(ComponentBase):
                     rows.append(self._roll_row(char, name))
             else:
                 rows.append(self._invest_row(char))
-        self._owed_box.objects = rows
+        set_objects(self._owed_box, rows)  # the same rows: nothing redrawn (a click on one must land)
 
     def _roll_row(self, char, cliche_name: str) -> pn.viewable.Viewable:
         key = ("roll", char.uid, cliche_name)
