@@ -94,6 +94,7 @@ class CharacterSheet(ComponentBase):
         # the campaign options' fields (RULES.md section 11): hidden while the table's rules leave them off
         self._hook = pn.widgets.TextInput(sizing_mode="stretch_width", visible=False)
         self._tale = pn.widgets.TextAreaInput(sizing_mode="stretch_width", height=80, visible=False)
+        self._hook_help = HTML(margin=(0, 10), visible=False)
         self._lucky = pn.widgets.IntInput(value=0, start=0, end=MAX_LUCKY_SHOTS, width=200)
         self._lucky_left = pn.widgets.IntInput(value=0, start=0, end=MAX_LUCKY_SHOTS, width=200, visible=False)
         self._lucky_box = wrap(self._lucky, self._lucky_left, align_items="start", visible=False)
@@ -110,7 +111,8 @@ class CharacterSheet(ComponentBase):
             w.param.watch(self._on_edit, "value")
         self._kind.param.watch(lambda e: self._kind_changed(), "value")
         self._layout = pn.Column(
-            self._title, self._kind, self._name, self._description, self._hook, self._tale, self._locked_note,
+            self._title, self._kind, self._name, self._description, self._hook, self._tale, self._hook_help,
+            self._locked_note,
             self._mob_labels, self._mob_box,
             self._rows_box, self._add, self._lucky_box, self._lucky_note, self._budget_line, self._accept_box,
             self._error, self._info,
@@ -143,6 +145,7 @@ class CharacterSheet(ComponentBase):
         self._tale.param.update(name=t("sheet.tale"), placeholder=t("sheet.tale_placeholder"))
         self._lucky.name = t("sheet.lucky_shots", per=LUCKY_SHOTS_PER_DIE)
         self._lucky_left.name = t("sheet.lucky_left")
+        self._hook_help.object = f"<small>{esc(t('sheet.hook_tale_help'))}</small>"
         self._accept_hook.name = t("sheet.accept_hook")
         self._accept_tale.name = t("sheet.accept_tale")
         self._accept_over.name = t("sheet.accept_over_budget")
@@ -170,9 +173,7 @@ class CharacterSheet(ComponentBase):
             # below the boxes, not beside them: a phone's row has no room for one more
             "double": LabelledCheckbox(value=double, visible=self._pumps_shown()),
         }
-        row["view"] = pn.Column(
-            pn.Row(row["name"], row["rating"], row["current"], row["remove"], sizing_mode="stretch_width"),
-            row["double"], sizing_mode="stretch_width", margin=0)
+        row["view"] = pn.Row(row["name"], row["rating"], row["current"], row["remove"], sizing_mode="stretch_width")
         row["remove"].on_click(lambda e, r=row: self._remove_row(r))
         row["rating"].param.watch(lambda e, r=row: self._rating_changed(r, e), "value")
         for key in ("name", "rating", "current", "double"):
@@ -244,7 +245,7 @@ class CharacterSheet(ComponentBase):
         """Show the fields of the options the table's rules turn on (only those), and the budget line."""
         budget, lucky, gm = self._budget_on(), self._lucky_on(), self._gm()
         locked = self._dice_locked()
-        self._hook.visible = self._tale.visible = budget
+        self._hook.visible = self._tale.visible = self._hook_help.visible = budget
         self._accept_box.visible = budget and gm
         self._lucky_box.visible = lucky and not locked
         self._lucky_left.visible = lucky and gm and self.character is not None
@@ -288,8 +289,10 @@ class CharacterSheet(ComponentBase):
             parts.append(t("sheet.budget_accepted", what=", ".join(bonus)))
         if not budget.fits and "over_budget" in char.accepted:
             parts.append(t("sheet.budget_accepted_over"))
-        mark = "ok" if budget.fits or "over_budget" in char.accepted else "over"
-        return f'<span class="raisus-budget-{mark}">{esc(" ".join(parts))}</span>'
+        words = esc(" ".join(parts))
+        if budget.fits or "over_budget" in char.accepted:
+            return f'<span class="raisus-budget-ok">{words}</span>'
+        return f'<strong class="raisus-budget-over">{words}</strong>'  # Save is refused: said louder
 
     def _rating_changed(self, row: dict, event) -> None:
         # a fresh cliché is at full strength: raising the rating raises an untouched current with it
@@ -302,7 +305,7 @@ class CharacterSheet(ComponentBase):
         self._on_edit()
 
     def _sync_rows(self) -> None:
-        set_objects(self._rows_box, [r["view"] for r in self._rows])
+        set_objects(self._rows_box, [part for r in self._rows for part in (r["view"], r["double"])])
         self._add.disabled = self._kind.value == "grunt_mob" and len(self._rows) >= 1
 
     def _kind_changed(self) -> None:
