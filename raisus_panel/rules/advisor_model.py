@@ -48,8 +48,12 @@ _CLOSE = 1e-11
 _INF = float("inf")
 #: Odds this close to the highest (a factor) are kept for the exact pass (see _kept).
 _KEEP = 1 - 3 * _CLOSE
-#: A pair of nodes as one int memo key, ``mine << _PAIR | theirs`` (cheaper to make and hash than a tuple).
-_PAIR = 32
+#: A pair of nodes as one int memo key, ``mine * _PAIR + theirs`` (cheaper to make and hash than a
+#: tuple; one key per pair while node ids stay below it). An int hashes to itself and a dict slot is
+#: its low bits, so the multiplier is odd with well-mixed low bits (the golden ratio's): with
+#: ``mine << 32 | theirs`` every pair with the same ``theirs`` collided, and lookups cost more than
+#: the tuples they replaced.
+_PAIR = 0x9E3779B1
 
 
 def _kept(options: tuple[int, ...], odds: list[float]) -> tuple[int, tuple[int, ...]]:
@@ -361,11 +365,11 @@ class Solver:
     def _float_loss(self, node: int, damage: int, choices: bool) -> list[tuple[float, tuple[int, ...], tuple[int, ...]]]:
         """:meth:`_losses` for the first pass: float chances, each branch's outcomes once each (two
         members alike volunteering end in the same node), the default first, and each outcome's
-        memo key but for the other side's node (``outcome << _PAIR``: the key is that | theirs)."""
+        memo key but for the other side's node (``outcome * _PAIR``: the key is that + theirs)."""
         branches = []
         for _, fchance, outcomes in self._losses(node, damage, choices):
             distinct = tuple(dict.fromkeys(outcomes))
-            branches.append((fchance, distinct, tuple(o << _PAIR for o in distinct)))
+            branches.append((fchance, distinct, tuple(o * _PAIR for o in distinct)))
         self._float_loss_memo[_float_loss_key(node, damage, choices)] = branches
         return branches
 
@@ -379,7 +383,7 @@ class Solver:
 
     def _round_float(self, mine: int, theirs: int) -> Floats:
         """P(mine wins the coming round), P(it loses it), as floats."""
-        key = self._roll_ids[mine] << _PAIR | self._roll_ids[theirs]
+        key = self._roll_ids[mine] * _PAIR + self._roll_ids[theirs]
         found = self._round_floats[key] = _chance(self._rolls[mine], self._rolls[theirs])[1:]
         return found
 
@@ -393,7 +397,7 @@ class Solver:
             return _LOST
         if theirs < 0:
             return _WON
-        key = mine << _PAIR | theirs
+        key = mine * _PAIR + theirs
         found = self._floats.get(key)
         if found is None:
             if self._solo[mine]:
@@ -405,9 +409,9 @@ class Solver:
                     rolled_odds = self._rolled_odds
                     for s in switches:
                         self._float_rolled(s, theirs)
-                    top, self._switch_choice[key] = _kept(switches, [rolled_odds[s << _PAIR | theirs]
+                    top, self._switch_choice[key] = _kept(switches, [rolled_odds[s * _PAIR + theirs]
                                                                     for s in switches])
-                    found = self._rolled_floats[top << _PAIR | theirs]
+                    found = self._rolled_floats[top * _PAIR + theirs]
             else:
                 found = self._float_rolled(mine, theirs)
             self._floats[key] = found
@@ -416,12 +420,12 @@ class Solver:
         return found
 
     def _float_rolled(self, mine: int, theirs: int) -> Floats:
-        key = mine << _PAIR | theirs
+        key = mine * _PAIR + theirs
         found = self._rolled_floats.get(key)
         if found is not None:
             return found
         roll_ids = self._roll_ids
-        p, q = self._round_floats.get(roll_ids[mine] << _PAIR | roll_ids[theirs]) or self._round_float(mine, theirs)
+        p, q = self._round_floats.get(roll_ids[mine] * _PAIR + roll_ids[theirs]) or self._round_float(mine, theirs)
         # _damages, inline
         mine_inapp, theirs_inapp = self._inapp[mine], self._inapp[theirs]
         always = self.inappropriate_always
@@ -441,7 +445,7 @@ class Solver:
             if o < 0:
                 won_w += fchance
                 continue
-            w, lo = floats.get(mine_after << _PAIR | o) or value(mine_after, o)
+            w, lo = floats.get(mine_after * _PAIR + o) or value(mine_after, o)
             won_w += fchance * w
             won_l += fchance * lo
         # a lost round: the best of the options, per way the hit falls
@@ -452,16 +456,16 @@ class Solver:
             if len(options) == 1:
                 kept: tuple[int, ...] = options
                 o = options[0]
-                w, lo = _LOST if o < 0 else floats.get(o << _PAIR | theirs_after) or value(o, theirs_after)
+                w, lo = _LOST if o < 0 else floats.get(o * _PAIR + theirs_after) or value(o, theirs_after)
             else:
                 # the options' odds, looked up at C speed (map, not a comprehension)
-                found_odds = list(map(odds.get, map(theirs_after.__or__, bases)))
+                found_odds = list(map(odds.get, map(theirs_after.__add__, bases)))
                 if None in found_odds:
                     for o in options:
                         self._float_option(o, theirs_after)
-                    found_odds = list(map(odds.__getitem__, map(theirs_after.__or__, bases)))
+                    found_odds = list(map(odds.__getitem__, map(theirs_after.__add__, bases)))
                 o, kept = _kept(options, found_odds)  # type: ignore[arg-type]  # no None left
-                w, lo = floats[o << _PAIR | theirs_after]
+                w, lo = floats[o * _PAIR + theirs_after]
             lost_w += fchance * w
             lost_l += fchance * lo
             choices.append(kept)
@@ -475,7 +479,7 @@ class Solver:
         if mine >= 0:
             self._float_value(mine, theirs)
         else:
-            key = mine << _PAIR | theirs
+            key = mine * _PAIR + theirs
             self._floats[key], self._odds[key] = _LOST, 0.0
 
     # second pass: the fractions, along best play's choices
@@ -485,7 +489,7 @@ class Solver:
         if theirs < 0:
             return ONE
         memo = self._exact[best]
-        key = mine << _PAIR | theirs
+        key = mine * _PAIR + theirs
         found = memo.get(key)
         if found is None:
             if best and self._solo[mine]:
@@ -497,7 +501,7 @@ class Solver:
 
     def _exact_rolled(self, mine: int, theirs: int, best: bool) -> Fraction:
         memo = self._rolled_exact[best]
-        key = mine << _PAIR | theirs
+        key = mine * _PAIR + theirs
         found = memo.get(key)
         if found is not None:
             return found
