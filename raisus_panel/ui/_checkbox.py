@@ -33,6 +33,10 @@ class LabelledCheckbox(JSComponent):
     disabled = param.Boolean(default=False, doc="""
         Whether the box is greyed out and cannot be ticked (declared here so the browser's view gets it).""")
 
+    why = param.String(default=None, allow_None=True, doc="""
+        Why the box is greyed, shown as text under it while it is disabled (None: nothing shown).
+        Plain text, in the page's language (set it with ``disabled`` through ``_base.grey``).""")
+
     def __init__(self, **params):
         params["label"] = params.get("name", "")
         super().__init__(**params)
@@ -43,22 +47,34 @@ class LabelledCheckbox(JSComponent):
 
     _esm = """
     export function render({ model }) {
+      const root = document.createElement("div");
       const label = document.createElement("label");
       label.className = "raisus-checkbox";
       const box = document.createElement("input");
       box.type = "checkbox";
       const text = document.createElement("span");
       label.append(box, text);
+      // why it is greyed, as the buttons say it (ui/_base.py WHY_SCRIPT): a line under it, in this
+      // shadow root, which the box points to (an id resolves only within its own shadow root)
+      const why = document.createElement("small");
+      why.className = "raisus-why";
+      why.id = "raisus-why";
+      root.append(label, why);
       const show = () => {
         box.checked = model.value;
         box.disabled = model.disabled;
         label.classList.toggle("raisus-disabled", model.disabled);
         text.textContent = model.label;
+        const reason = model.disabled && model.why ? model.why : "";
+        why.textContent = reason;
+        why.hidden = !reason;
+        if (reason) box.setAttribute("aria-describedby", "raisus-why");
+        else box.removeAttribute("aria-describedby");
       };
       box.addEventListener("change", () => { model.value = box.checked; });
-      for (const name of ["value", "disabled", "label"]) model.on(name, show);
+      for (const name of ["value", "disabled", "label", "why"]) model.on(name, show);
       show();
-      return label;
+      return root;
     }
     """
 
@@ -69,5 +85,7 @@ class LabelledCheckbox(JSComponent):
     }
     .raisus-checkbox input { width: 18px; height: 18px; margin: 0; cursor: inherit; }
     .raisus-checkbox.raisus-disabled { cursor: not-allowed; color: #5f6368; }
+    .raisus-why { display: block; margin: 0 4px 4px; font-size: 0.9em; line-height: 1.3; opacity: 0.9;
+                  overflow-wrap: anywhere; white-space: normal; }
     .raisus-checkbox input:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
     """]

@@ -121,7 +121,7 @@ class CampaignPanel(ComponentBase):
 
     def _sync_apply(self) -> None:
         # a pump in a check is a pump: the box means something only with pumps on
-        self._switches["pump_checks"].disabled = not self._switches["pumps"].value
+        grey(self._switches["pump_checks"], None if self._switches["pumps"].value else self._t("campaign.why_pumps_off"))
         if self._switches["pumps"].value is False and self._switches["pump_checks"].value:
             self._switches["pump_checks"].value = False
         self._budget_max.visible = bool(self._budget.value)

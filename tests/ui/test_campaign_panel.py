@@ -46,9 +46,9 @@ def test_the_gm_sets_the_options_ends_the_session_and_the_player_rolls_her_advan
 def test_pumps_in_checks_only_with_pumps():
     gm, ann, olaf, spy, g, a = pages()
     in_checks = g.checkbox(g.t("campaign.option.pump_checks"))
-    assert in_checks.disabled
+    assert in_checks.disabled and in_checks.why == g.t("campaign.why_pumps_off")  # said beside it
     g.checkbox(g.t("campaign.option.pumps")).value = True
-    assert not in_checks.disabled
+    assert not in_checks.disabled and in_checks.why is None
     in_checks.value = True
     g.checkbox(g.t("campaign.option.pumps")).value = False
     assert in_checks.value is False and in_checks.disabled
