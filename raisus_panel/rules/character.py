@@ -28,6 +28,13 @@ def lucky_shots(n: int) -> str:
     return f"{n} lucky shot" if n == 1 else f"{n} lucky shots"
 
 
+def check_lucky(char: Character, asked: int) -> None:
+    """Refuse spending more lucky shots than ``char`` has left (``error.lucky.too_many``)."""
+    if asked > char.lucky_left:
+        raise RuleError(f"{char.name} has {lucky_shots(char.lucky_left)} left, not {asked}.",
+                        key="error.lucky.too_many", name=char.name, left=char.lucky_left, asked=asked)
+
+
 def new_uid() -> str:
     """A short random id that names a character, team or contest in events and saves."""
     return uuid.uuid4().hex[:12]

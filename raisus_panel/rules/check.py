@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .character import Character, check_lucky
 from .cliche import Cliche
 from .dice import DiceSource, SeededDice
 from .errors import Phrase, RuleError
@@ -82,12 +83,13 @@ def effective_tn(base_tn: int, suitability: str = "suitable", adjustment: int = 
 
 
 def check_extras(cliche: Cliche | int, *, lucky: object = 0, pump: object = 0, automatic: bool = False,
-                 profile: RulesProfile | None = None) -> int:
+                 profile: RulesProfile | None = None, owner: Character | None = None) -> int:
     """The dice lucky shots and a pump add to an action check, after checking the rules allow them.
 
-    Parameters are those of :func:`action_check`. Raises :class:`RuleError` when an option is off, a
-    number is not a whole number, an automatic success is given extras, or the pump is more than the
-    cliché's score − 1.
+    Parameters are those of :func:`action_check`, and ``owner``, the character whose lucky shots are
+    spent (when given, no more than it has left). Raises :class:`RuleError` when an option is off, a
+    number is not a whole number, an automatic success is given extras, the pump is more than the
+    cliché's score − 1, or ``owner`` has fewer lucky shots left.
     """
     profile = profile or _DEFAULT_PROFILE
     shots = whole_number(lucky, Phrase("lucky shots", "term.lucky_shots"), low=0, high=10_000)
@@ -98,6 +100,8 @@ def check_extras(cliche: Cliche | int, *, lucky: object = 0, pump: object = 0, a
     if points and not (profile.pumps and profile.pump_checks):
         raise RuleError("Pumps in action checks are not in this game's rules: the GM allows them in the rules options.",
                         key="error.pump.checks_off")
+    if owner is not None:
+        check_lucky(owner, shots)
     if automatic and (shots or points):
         raise RuleError("An automatic success rolls no dice: there is nothing to spend lucky shots or a pump on.",
                         key="error.check.automatic_extra")

@@ -23,7 +23,7 @@ from typing import Any
 
 import param
 
-from .character import Character, new_uid
+from .character import Character, check_lucky, new_uid
 from .character import lucky_shots as _shots
 from .cliche import Cliche
 from .commitment import SCHEME
@@ -543,12 +543,16 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
         obj = self._unit(uid)
         if isinstance(obj, CharacterTeam):
             return obj.lead, obj.cliche_of(obj.lead)
-        cliche = self.chosen(obj)
+        return obj, self._chosen_or_refused(obj)
+
+    def _chosen_or_refused(self, char: Character) -> Cliche:
+        """The cliché ``char`` uses in this contest; refused while it has not chosen one."""
+        cliche = self.chosen(char)
         if cliche is None:
-            names = ", ".join(c.name for c in obj.cliches if c.pool > 0)
-            raise RuleError(f"Choose which cliché {obj.name} uses ({names}).", key="error.contest.choose_cliche",
-                            name=obj.name, choices=names)
-        return obj, cliche
+            names = ", ".join(c.name for c in char.cliches if c.pool > 0)
+            raise RuleError(f"Choose which cliché {char.name} uses ({names}).", key="error.contest.choose_cliche",
+                            name=char.name, choices=names)
+        return cliche
 
     def spend_lucky(self, character: Character | str, amount: int) -> list[dict[str, Any]]:
         """Spend lucky shots on a character's next roll in this contest: +1 die each (the "lucky shots"
@@ -585,9 +589,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
                 raise RuleError(f"{char.name} is out of this contest and cannot spend lucky shots.",
                                 key="error.lucky.out", name=char.name)
             points = whole_number(amount, Phrase("lucky shots", "term.lucky_shots"), low=0, high=10_000)
-            if points > char.lucky_left:
-                raise RuleError(f"{char.name} has {_shots(char.lucky_left)} left, not {points}.",
-                                key="error.lucky.too_many", name=char.name, left=char.lucky_left, asked=points)
+            check_lucky(char, points)
             yield make_event("lucky_declared", character=char.uid, unit=unit, amount=points)
         return self._command("spend_lucky", _plan_lucky)
 
@@ -759,11 +761,7 @@ class Contest(EventLog, DryRun, ContestQueries, ContestProjection, ContestSave, 
             return {"unit": uid, "character": obj.lead.uid, "cliche": leader_cliche.name,
                     "inappropriate": obj.inappropriate, "revenge": obj.revenge,
                     "pool": self.pool(uid), "helpers": [m.uid for m in obj.helpers]}
-        cliche = self.chosen(obj)
-        if cliche is None:
-            names = ", ".join(c.name for c in obj.cliches if c.pool > 0)
-            raise RuleError(f"Choose which cliché {obj.name} uses ({names}).", key="error.contest.choose_cliche",
-                            name=obj.name, choices=names)
+        cliche = self._chosen_or_refused(obj)
         if cliche.pool < 1:
             raise _cliche_at_zero(obj, cliche)
         choice = self._choice.get(obj.uid, {"appropriate": True, "approved": False})

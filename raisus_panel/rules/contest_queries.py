@@ -232,12 +232,23 @@ class ContestQueries(ContestParts):
             A unit of this contest: object, uid or name.
         """
         uid = self._resolve_unit(unit)
-        obj = self._unit(uid)
         pump = self._pumps.get(uid, 0)
-        cliche = obj.cliche_of(obj.lead) if isinstance(obj, CharacterTeam) else self.chosen(obj)
+        cliche = self.pumped_cliche(uid)
         pump_dice = pump * (cliche.dice_per_pump if cliche is not None else 1)
         lucky = {who: n for who, n in self._lucky.get(uid, {}).items() if n}
         return {"pump": pump, "pump_dice": pump_dice, "lucky": lucky, "dice": pump_dice + sum(lucky.values())}
+
+    def pumped_cliche(self, unit: Unit | str) -> Cliche | None:
+        """The cliché a pump of ``unit`` lowers: a team's leader's team cliché, or the cliché a
+        character has chosen (None until it has chosen).
+
+        Parameters
+        ----------
+        unit
+            A unit of this contest: object, uid or name.
+        """
+        obj = self._unit(self._resolve_unit(unit))
+        return obj.cliche_of(obj.lead) if isinstance(obj, CharacterTeam) else self.chosen(obj)
 
     def choice(self, unit: Unit | str) -> dict[str, Any] | None:
         """A character's or mob's current choice.

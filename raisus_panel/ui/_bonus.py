@@ -50,10 +50,10 @@ class BonusFields:
         spent = bonus["lucky"].get(self._lucky_of, 0) if char is not None else 0
         show_lucky = (char is not None and rules.lucky_shots and active
                       and (char.lucky_left > 0 or spent > 0))
+        cliche = contest.pumped_cliche(unit.uid) if show_pump else None
         self._syncing = True
         try:
             if show_pump:
-                cliche = unit.cliche_of(unit.lead) if hasattr(unit, "cliche_of") else contest.chosen(unit)
                 most = max((cliche.pool if cliche is not None else 1) - 1, 0)
                 self.pump.param.update(end=max(most, bonus["pump"]), value=bonus["pump"])
                 # a unit at 1 has nothing to pump: said under the field, not left to guess
@@ -67,9 +67,8 @@ class BonusFields:
         self.pump.visible, self.lucky.visible = show_pump, show_lucky
         self.view.visible = show_pump or show_lucky
         lines = []
-        if show_pump and bonus["pump"]:
-            cliche_name = (unit.cliche_of(unit.lead) if hasattr(unit, "cliche_of") else contest.chosen(unit)).name
-            lines.append(t("campaign.pump_line", n=bonus["pump"], dice=bonus["pump_dice"], cliche=cliche_name))
+        if show_pump and bonus["pump"] and cliche is not None:
+            lines.append(t("campaign.pump_line", n=bonus["pump"], dice=bonus["pump_dice"], cliche=cliche.name))
         if show_lucky and spent:
             lines.append(t("campaign.lucky_line", n=spent))
         self.line.object = "<br>".join(esc(line) for line in lines)

@@ -15,7 +15,7 @@ from raisus_panel.rules import (
     creation_budget,
     effective_tn,
 )
-from raisus_panel.rules.character import CAMPAIGN_FIELDS, lucky_shots
+from raisus_panel.rules.character import CAMPAIGN_FIELDS
 from raisus_panel.rules.check import check_extras
 from raisus_panel.rules.errors import Phrase
 from raisus_panel.rules.recovery import recovery_gains
@@ -220,11 +220,8 @@ def plan_action_check(state: RoomState, actor: Actor, args: CheckArgs, ctx: Cont
     lucky, pump = cast(int, args.lucky), cast(int, args.pump)  # as given: the rules judge them
     if lucky or pump:
         _spends_outside_contests(state, char)
-    if lucky and isinstance(lucky, int) and not isinstance(lucky, bool) and lucky > char.lucky_left:
-        raise RuleError(f"{char.name} has {lucky_shots(char.lucky_left)} left, not {lucky}.",
-                        key="error.lucky.too_many", name=char.name, left=char.lucky_left, asked=lucky)
     dice = ctx.dice
-    check_extras(cliche, lucky=lucky, pump=pump, automatic=args.automatic, profile=state.profile)
+    check_extras(cliche, lucky=lucky, pump=pump, automatic=args.automatic, profile=state.profile, owner=char)
     if ctx.dry:
         return []
     if dice is None:  # pragma: no cover - the room always gives a check its dice
