@@ -439,13 +439,20 @@ class _Rules:
     b_damage: int = 1
     a_revenge: bool = False
     b_revenge: bool = False
+    a_extra: int = 0
+    b_extra: int = 0
+    a_pump: int = 0
+    b_pump: int = 0
 
     @classmethod
     def checked(cls, a_bonus: object, b_bonus: object, a_damage: object, b_damage: object, a_revenge: object,
-                b_revenge: object) -> _Rules:
+                b_revenge: object, a_extra: object = 0, b_extra: object = 0, a_pump: object = 0,
+                b_pump: object = 0) -> _Rules:
         bonus_hint = Phrase(" (extra dice each round, such as a team's members)", "term.hint_bonus")
         damage_hint = Phrase(" (1 per lost round, 3 when the winner used an inappropriate cliché)",
                              "term.hint_damage")
+        extra_hint = Phrase(" (dice on the next roll only: a pump's and lucky shots)", "term.hint_extra")
+        pump_hint = Phrase(" (points the cliché pays after the next roll)", "term.hint_pump")
         return cls(
             _whole(a_bonus, "a_bonus", minimum=0, hint=bonus_hint),
             _whole(b_bonus, "b_bonus", minimum=0, hint=bonus_hint),
@@ -453,22 +460,37 @@ class _Rules:
             _whole(b_damage, "b_damage", minimum=1, hint=damage_hint),
             _flag(a_revenge, "a_revenge"),
             _flag(b_revenge, "b_revenge"),
+            _whole(a_extra, "a_extra", minimum=0, hint=extra_hint),
+            _whole(b_extra, "b_extra", minimum=0, hint=extra_hint),
+            _whole(a_pump, "a_pump", minimum=0, hint=pump_hint),
+            _whole(b_pump, "b_pump", minimum=0, hint=pump_hint),
         )
 
     @property
-    def revenge(self) -> bool:
-        return self.a_revenge or self.b_revenge
+    def first_differs(self) -> bool:
+        """Whether the first decided round differs from the rest: a revenge bonus, or dice and a
+        pump's cost that only the next roll has."""
+        return self.a_revenge or self.b_revenge or bool(self.a_extra or self.b_extra or self.a_pump or self.b_pump)
 
     def pools(self, x: int, y: int) -> tuple[int, int]:
         """Dice rolled at scores ``(x, y)`` once any revenge bonus is used up."""
         return x + self.a_bonus, y + self.b_bonus
 
     def first_pools(self, x: int, y: int) -> tuple[int, int]:
-        """Dice rolled in the first decided round, where a revenge bonus doubles the score."""
+        """Dice rolled in the first decided round, where a revenge bonus doubles the score (not the
+        extra dice of a pump or lucky shots, which only this round has)."""
         return (
-            (2 if self.a_revenge else 1) * x + self.a_bonus,
-            (2 if self.b_revenge else 1) * y + self.b_bonus,
+            (2 if self.a_revenge else 1) * x + self.a_bonus + self.a_extra,
+            (2 if self.b_revenge else 1) * y + self.b_bonus + self.b_extra,
         )
+
+    def first_after_win(self, x: int, y: int) -> tuple[int, int]:
+        """Scores after A wins the first decided round: the damage, then each side's pump is paid."""
+        return max(0, x - self.a_pump), max(0, y - self.a_damage - self.b_pump)
+
+    def first_after_loss(self, x: int, y: int) -> tuple[int, int]:
+        """Scores after A loses the first decided round: the damage, then each side's pump is paid."""
+        return max(0, x - self.b_damage - self.a_pump), max(0, y - self.b_pump)
 
     def after_win(self, x: int, y: int) -> tuple[int, int]:
         return x, max(0, y - self.a_damage)
@@ -599,13 +621,14 @@ def _table(max_a: int, max_b: int, rules: _Rules, exact: bool) -> dict[Pair, Sta
 def _solve(starts: list[Pair], rules: _Rules, exact: bool) -> dict[Pair, State]:
     """DP states for the given starting scores, each ``>= 1``, with a revenge first round applied."""
     table = _table(max(a for a, _ in starts), max(b for _, b in starts), rules, exact)
-    if not rules.revenge:
+    if not rules.first_differs:
         return {start: table[start] for start in starts}
     odds = _round_odds({rules.first_pools(*start) for start in starts}, exact)
     step = _STEPS[exact][2]
     return {
         start: step(
-            *odds[rules.first_pools(*start)], table[rules.after_win(*start)], table[rules.after_loss(*start)]
+            *odds[rules.first_pools(*start)], table[rules.first_after_win(*start)],
+            table[rules.first_after_loss(*start)]
         )
         for start in starts
     }
@@ -678,6 +701,10 @@ def contest_odds(
     b_damage: int = 1,
     a_revenge: bool = False,
     b_revenge: bool = False,
+    a_extra: int = 0,
+    b_extra: int = 0,
+    a_pump: int = 0,
+    b_pump: int = 0,
     exact: bool | None = None,
 ) -> ContestOdds:
     """Odds of a whole contest between A's and B's clichés from their current scores.
@@ -700,6 +727,12 @@ def contest_odds(
     a_revenge, b_revenge : bool, default False
         A pending revenge bonus: in the first decided round this side's score counts double
         (pool ``2 * a + a_bonus``); that round uses it up, whoever wins it.
+    a_extra, b_extra : int, default 0
+        Dice on the next decided roll only (ties re-rolled with them): a pump's dice and lucky
+        shots (RULES.md section 11). Not doubled by a revenge bonus.
+    a_pump, b_pump : int, default 0
+        A pump's cost: the points this side's score loses after the next decided round, won or lost
+        (after the damage). At most the score − 1: there is no pump from 1.
     exact : bool or None, default None
         ``True`` for :class:`~fractions.Fraction` results (pools up to ``MAX_EXACT_DICE``), ``False``
         for floats, ``None`` for exact when every pool is at most ``AUTO_EXACT_DICE``.
@@ -712,8 +745,9 @@ def contest_odds(
     Raises
     ------
     RuleError
-        On a score, bonus or damage that is not a whole number in range, on both scores 0, on a
-        pool above ``MAX_ODDS_DICE``, or on ``exact=True`` with a pool above ``MAX_EXACT_DICE``.
+        On a score, bonus, damage, extra or pump that is not a whole number in range, on a pump of
+        more than the score − 1, on both scores 0, on a pool above ``MAX_ODDS_DICE``, or on
+        ``exact=True`` with a pool above ``MAX_EXACT_DICE``.
 
     Examples
     --------
@@ -727,7 +761,12 @@ def contest_odds(
     if a == 0 and b == 0:
         raise RuleError("Both scores are 0, so there is no contest to rate; give at least one side dice.",
                         key="error.odds.no_dice")
-    rules = _Rules.checked(a_bonus, b_bonus, a_damage, b_damage, a_revenge, b_revenge)
+    rules = _Rules.checked(a_bonus, b_bonus, a_damage, b_damage, a_revenge, b_revenge,
+                           a_extra, b_extra, a_pump, b_pump)
+    for side, score, pump in (("A", a, rules.a_pump), ("B", b, rules.b_pump)):
+        if pump and pump > score - 1:
+            raise RuleError(f"{side} is at {score}: it can pump at most {max(score - 1, 0)} (no pump from 1).",
+                            key="error.odds.pump_too_much", side=side, score=score, most=max(score - 1, 0))
     exact = _choose_exact(exact, rules, a, b)
     if a == 0 or b == 0:  # already over: no round is rolled
         if exact:

@@ -46,6 +46,11 @@ class Chances:
         chance of the contest or of the next round; this is what the chart draws instead.
     reason
         Catalog key of why the odds are unavailable.
+    pumps
+        In a duel under the pumps option: ``(side, unit name, ((pump, P(that side wins)), ...))`` for
+        each unit that could pump its next roll, every pump from 0 to the most it may (the other
+        side's pump and every lucky shot as declared now). The question a player asks: "pump 0, 1,
+        2: my chance of winning the contest".
     """
 
     mode: str
@@ -57,18 +62,67 @@ class Chances:
     pairs: tuple = field(default_factory=tuple)
     reason: str = ""
     p_exchange: float | None = None
+    pumps: tuple = field(default_factory=tuple)
 
 
-def _side_terms(contest, u) -> tuple[int, int, bool] | None:
-    """(score, bonus dice, revenge) of a unit, or None if it has no cliché to roll yet."""
+@dataclass(frozen=True)
+class _Terms:
+    """What the odds engine needs of one side's unit: its score, bonus dice every round, a pending
+    revenge bonus, and what its next roll adds (a pump's dice and lucky shots) and costs (the pump)."""
+
+    score: int
+    bonus: int = 0
+    revenge: bool = False
+    extra: int = 0
+    pump: int = 0
+    dice_per_pump: int = 1
+
+
+def _side_terms(contest, u) -> _Terms | None:
+    """The odds terms of a unit, or None if it has no cliché to roll yet."""
     if isinstance(u, CharacterTeam):
         if contest.profile.team_dice == "member_sixes":
             raise RuleError("No exact odds for the 'members roll, sixes count' team option.", key="odds.sixes")
-        return u.cliche_of(u.leader).pool, len(u.helpers), bool(u.revenge)
-    chosen = contest.chosen(u.uid)
-    if chosen is None:
-        return None
-    return chosen.pool, 0, False
+        score, bonus, revenge = u.cliche_of(u.leader).pool, len(u.helpers), bool(u.revenge)
+    else:
+        chosen = contest.chosen(u.uid)
+        if chosen is None:
+            return None
+        score, bonus, revenge = chosen.pool, 0, False
+    declared = contest.bonus(u.uid)
+    cliche = contest.pumped_cliche(u.uid)
+    return _Terms(score, bonus, revenge, declared["dice"], declared["pump"],
+                  cliche.dice_per_pump if cliche is not None else 1)
+
+
+def _duel_odds(contest, ua, ub, ta: _Terms, tb: _Terms):
+    """Side A's contest odds in a duel between ``ua`` and ``ub``, with what their next rolls add."""
+    return odds.contest_odds(ta.score, tb.score, a_bonus=ta.bonus, b_bonus=tb.bonus,
+                             a_damage=_damage(contest, ua, ub), b_damage=_damage(contest, ub, ua),
+                             a_revenge=ta.revenge, b_revenge=tb.revenge, a_extra=ta.extra, b_extra=tb.extra,
+                             a_pump=ta.pump, b_pump=tb.pump)
+
+
+def _pump_options(contest, units, terms) -> tuple:
+    """For each side's unit that may pump: its side's chance of winning the contest at every pump it
+    could declare (see :attr:`Chances.pumps`)."""
+    if not contest.profile.pumps or contest.single_roll:
+        return ()
+    out = []
+    for side in (0, 1):
+        mine = terms[side]
+        if mine.score < 2:  # no pump from 1
+            continue
+        options = []
+        for n in range(mine.score):
+            lucky = mine.extra - mine.pump * mine.dice_per_pump  # the lucky shots stay as declared
+            tried = list(terms)
+            tried[side] = _Terms(mine.score, mine.bonus, mine.revenge, lucky + n * mine.dice_per_pump, n,
+                                 mine.dice_per_pump)
+            p = float(_duel_odds(contest, *units, *tried).p_win)
+            options.append((n, p if side == 0 else 1 - p))
+        out.append((side, units[side].name, tuple(options)))
+    return tuple(out)
 
 
 def _damage(contest, winner, loser) -> int:
@@ -109,17 +163,18 @@ def _rate(contest) -> Chances:
         ua, ub = contest.active_units(0)[0], contest.active_units(1)[0]
         ta, tb = _side_terms(contest, ua), _side_terms(contest, ub)
         pa, pb = contest.pool(ua.uid), contest.pool(ub.uid)
-        p_next = float(odds.round_chance(pa, pb)) if pa > 0 and pb > 0 else None
         if ta is None or tb is None:
+            p_next = float(odds.round_chance(pa, pb)) if pa > 0 and pb > 0 else None
             return Chances("duel", p_next=p_next, pools=(pa, pb))
+        pa, pb = pa + ta.extra, pb + tb.extra  # the next roll's pump and lucky shots
+        p_next = float(odds.round_chance(pa, pb)) if pa > 0 and pb > 0 else None
         if contest.single_roll:
-            return Chances("duel", p_win=p_next, p_next=p_next, pools=(pa, pb), scores=(ta[0], tb[0]),
+            return Chances("duel", p_win=p_next, p_next=p_next, pools=(pa, pb), scores=(ta.score, tb.score),
                            expected_rounds=1.0)
-        result = odds.contest_odds(ta[0], tb[0], a_bonus=ta[1], b_bonus=tb[1],
-                                   a_damage=_damage(contest, ua, ub), b_damage=_damage(contest, ub, ua),
-                                   a_revenge=ta[2], b_revenge=tb[2])
+        result = _duel_odds(contest, ua, ub, ta, tb)
         return Chances("duel", p_win=float(result.p_win), p_next=p_next, pools=(pa, pb),
-                       scores=(ta[0], tb[0]), expected_rounds=float(result.expected_rounds))
+                       scores=(ta.score, tb.score), expected_rounds=float(result.expected_rounds),
+                       pumps=_pump_options(contest, (ua, ub), (ta, tb)))
     except RuleError as exc:
         reason = exc.key if exc.key == "odds.sixes" else "odds.too_big"
         return Chances("unavailable", reason=reason)
@@ -388,6 +443,9 @@ def odds_lines(contest, chances: Chances, t) -> tuple[list[str], bool]:
                            a=chances.pools[0], b=chances.pools[1]))
         if chances.expected_rounds is not None and not contest.single_roll:
             lines.append(t("odds.expected_rounds", n=f"{chances.expected_rounds:.1f}"))
+        for _side, name, options in chances.pumps:
+            lines.append(t("odds.by_pump", name=name,
+                           options=" · ".join(t("odds.pump_option", n=n, p=percent(p)) for n, p in options)))
     if (chances.p_win is not None or chances.mode == "exchanges") and not contest.single_roll \
             and contest.status == "active":
         lines.append(t("odds.same_cliches"))  # the odds are of the clichés chosen now, kept to the end
