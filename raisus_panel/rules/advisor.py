@@ -3,12 +3,15 @@
 :func:`advise` reads a contest as it stands and lists, for one unit, every choice it may make before
 the coming roll -- each cliché it may use (an inappropriate one needs the GM's approval), right after
 its team lost a round who takes the hit (nobody volunteering, a member volunteering, the leader
-assigning it), disbanding and re-forming, dropping out, tickets -- and rates each twice:
+assigning it), disbanding and re-forming, dropping out, tickets, and under the pumps option every pump
+it could declare for the coming roll -- and rates each twice:
 
 * ``as_is``: this choice now, and every later choice stays as it is;
 * ``best``: this choice now, and from then on this side always makes the choice that maximises its
   chance (switching clichés, who takes each hit), the other side as is.
 
+A pump and lucky shots declared for the coming roll (either side's) are counted in every choice: their
+dice on that roll, the pump paid after it (RULES.md section 11); best play does not pump later rolls.
 Both are exact fractions from :mod:`.advisor_model` (a memoised recursion over the dice left, no
 simulation). Every choice offered is one the rules accept now: each is checked by the contest's
 own dry run (:meth:`~raisus_panel.rules.Contest.why_not_error`). Labels are catalog keys with their
@@ -45,7 +48,7 @@ class Choice:
         A stable id: ``"cliche:<name>"``, ``"cliche:<name>:inappropriate"``, ``"keep"``,
         ``"no_volunteer"``, ``"volunteer:<uid>"``, ``"assign:<uid>"``, ``"disband"``,
         ``"drop_out:<uid>"``, ``"form_team"`` (``"form_team:<leader uid>"`` on a leader tie),
-        ``"tickets"`` or ``"tickets:brevet"``.
+        ``"tickets"``, ``"tickets:brevet"`` or, under the pumps option, ``"pump:<n>"``.
     label
         The catalog key of its label (``"advice.<kind>"``); ``fields`` fill it in.
     fields
@@ -249,6 +252,8 @@ class _Draft:
     chosen_now: bool = False  # a cliché chosen for the coming roll: best play starts after it
     needs_approval: bool = False
     current: bool = False
+    extra: int = 0  # dice the coming roll adds for this side (a pump's, lucky shots)
+    pump: int = 0  # the pump this side pays after the coming roll
 
 
 def _solo_drafts(contest: Any, obj: Character, theirs: State | None, other: Any) -> list[_Draft]:
@@ -375,14 +380,36 @@ def _form_drafts(contest: Any, side: int, units: list[Character], theirs: State 
     return drafts
 
 
-def _rate(contest: Any, solver: Solver, draft: _Draft) -> tuple[Fraction, Fraction]:
+def _pump_drafts(contest: Any, solver: Solver, obj: Any, theirs: State | None, declared: dict[str, Any]) -> list[_Draft]:
+    """Under the pumps option, every pump the unit could declare for its coming roll, from none to its
+    cliché's score − 1 (the lucky shots declared kept): the question "pump 0, 1, 2: my chance"."""
+    if not contest.profile.pumps or contest.single_roll or contest.volunteer_window:
+        return []
+    cliche = contest.pumped_cliche(obj.uid)
+    if cliche is None or cliche.pool < 2:  # no pump from 1
+        return []
+    mine = _state(contest, solver, obj)
+    lucky = declared["dice"] - declared["pump_dice"]
+    return [_Draft(f"pump:{n}", "advice.pump" if n else "advice.no_pump",
+                   {"n": n, "cliche": cliche.name, "dice": n * cliche.dice_per_pump},
+                   "pump", (obj.uid, n), {}, mine, theirs, chosen_now=True, current=n == declared["pump"],
+                   extra=lucky + n * cliche.dice_per_pump, pump=n)
+            for n in range(cliche.pool)]
+
+
+def _rate(contest: Any, solver: Solver, draft: _Draft, their: tuple[int, int]) -> tuple[Fraction, Fraction]:
+    """A draft's (as is, best); ``their`` is the other side's coming roll's (extra dice, pump)."""
     mine, theirs = draft.mine, draft.theirs
     if mine is None or theirs is None:
         won = Fraction(int(theirs is None and mine is not None))
         return won, won
     if contest.single_roll:
-        p = solver.next_round(mine, theirs)
+        p = solver.next_round(mine, theirs, (draft.extra, their[0]))
         return p, p
+    if draft.extra or draft.pump or any(their):
+        extra, pump = (draft.extra, their[0]), (draft.pump, their[1])
+        return (solver.with_extras(mine, theirs, extra=extra, pump=pump, best=False),
+                solver.with_extras(mine, theirs, extra=extra, pump=pump, best=True))
     as_is = solver.value(mine, theirs, best=False)
     best = solver.after_choice(mine, theirs) if draft.chosen_now else solver.value(mine, theirs, best=True)
     return as_is, best
@@ -424,17 +451,22 @@ def advise(contest: Any, unit: Any) -> Advice:
         raise _refuse(f"{other.name} has not chosen a cliché yet: the odds need both sides' clichés.",
                       "error.advice.other_not_chosen", name=other.name)
     mine = contest.active_units(side)
+    theirs_bonus = contest.bonus(other.uid)
+    their = (theirs_bonus["dice"], theirs_bonus["pump"])  # what the other side declared, as is
     if len(mine) > 1:
         drafts = _form_drafts(contest, side, mine, theirs)
-    elif isinstance(obj, CharacterTeam):
-        drafts = _team_drafts(contest, solver, obj, theirs)
     else:
-        drafts = _solo_drafts(contest, obj, theirs, other)
+        drafts = (_team_drafts(contest, solver, obj, theirs) if isinstance(obj, CharacterTeam)
+                  else _solo_drafts(contest, obj, theirs, other))
+        declared = contest.bonus(uid)
+        for d in drafts:  # what this unit declared stays with every choice
+            d.extra, d.pump = declared["dice"], declared["pump"]
+        drafts.extend(_pump_drafts(contest, solver, obj, theirs, declared))
     choices = []
     for d in drafts:
         if contest.why_not_error(d.command, *d.args, **d.kwargs) if d.command else None:
             continue  # never offer what the rules would refuse
-        as_is, best = _rate(contest, solver, d)
+        as_is, best = _rate(contest, solver, d, their)
         choices.append(Choice(d.key, d.label, tuple(d.fields.items()), d.command, d.args,
                               tuple(d.kwargs.items()), d.needs_approval, d.current, as_is, best))
     if not choices:  # pragma: no cover - an active unit always has a cliché, or its team, to keep

@@ -316,9 +316,39 @@ class Solver:
         self._float_rolled(m, t)
         return self._exact_rolled(m, t, True)
 
-    def next_round(self, mine: State, theirs: State) -> Fraction:
-        """P(mine wins the next decided round) with these states."""
-        return round_chance(self.roll(mine), self.roll(theirs))
+    def next_round(self, mine: State, theirs: State, extra: tuple[int, int] = (0, 0)) -> Fraction:
+        """P(mine wins the next decided round) with these states, ``extra`` dice on (mine, theirs)."""
+        (a, fa, sa), (b, fb, sb) = self.roll(mine), self.roll(theirs)
+        return round_chance((a, fa + extra[0], sa), (b, fb + extra[1], sb))
+
+    def pay(self, unit: State | None, points: int) -> State | None:
+        """A unit once its pump is paid (after the roll's damage): the pumped cliché -- a solo unit's
+        chosen one, a team's leader's team cliché -- loses ``points``. At 0 a solo unit is out, and a
+        team's leader is lost (its survivors re-form, as :meth:`settle` says). None stays None."""
+        if unit is None or not points:
+            return unit
+        if is_team(unit):
+            return self.settle(_hit_member(unit[1], 0, points), unit[2], unit[3], carry=unit[2])
+        pools, apps, at = unit[1], unit[2], unit[3]
+        left = max(0, pools[at] - points)
+        return solo(pools[:at] + (left,) + pools[at + 1:], apps, at) if left else None
+
+    def with_extras(self, mine: State, theirs: State, *, extra: tuple[int, int], pump: tuple[int, int],
+                    best: bool) -> Fraction:
+        """P(mine's side wins the contest) when the coming roll has ``extra`` dice on (mine, theirs) --
+        a pump's and lucky shots, through any ties -- and each side pays its ``pump`` after it, won or
+        lost, after the damage (RULES.md section 11). ``best``: mine plays best from the round after
+        (the coming roll is fixed); else everything stays as it is. Not on the hot path: one roll, then
+        :meth:`value` from each state it may leave."""
+        p = self.next_round(mine, theirs, extra)
+        to_mine, to_theirs = self._damages(self._node(mine), self._node(theirs))
+        mine_won = self.pay(_clear_revenge(mine), pump[0])
+        won = _mean([(chance, self.value(mine_won, self.pay(outcomes[0], pump[1]), best=best))
+                     for chance, outcomes in self.lose(theirs, to_theirs, choices=False)])
+        theirs_won = self.pay(_clear_revenge(theirs), pump[1])
+        lost = _mean([(chance, _highest(self.value(self.pay(o, pump[0]), theirs_won, best=best) for o in outcomes))
+                      for chance, outcomes in self.lose(mine, to_mine, choices=best)])
+        return p * won + (1 - p) * lost
 
     def _node(self, unit: State | None) -> int:
         """The interned id of a unit state (-1 for None: nobody left)."""
