@@ -9,7 +9,9 @@ from __future__ import annotations
 import pytest
 
 from raisus_panel.i18n import t as tr
-from raisus_panel.room import RoomRegistry, SQLiteStore
+from raisus_panel.room import RoomRegistry, SQLiteStore, room_advice
+from raisus_panel.ui._base import percent
+from raisus_panel.ui.live_odds import contest_chances
 
 from .conftest import Server, shot
 from .helpers import commit, expect, truth
@@ -76,6 +78,18 @@ def test_ann_pumps_and_spends_a_lucky_shot_on_her_card_and_rolls_her_advancement
     commit(card.get_by_label(tr("campaign.lucky", lang, n=3), exact=True), 1)
     wait_for(page, lambda: contest().bonus(olaf)["lucky"] == {olaf: 1}, "the lucky shot")
     expect(card).to_contain_text(tr("campaign.lucky_line", lang, n=1))
+    # the advisor on her card rates every pump she could declare, with her lucky shot kept, as the room does
+    advice = room_advice(truth(db, room_id), olaf)
+    for n in range(4):
+        choice = advice.choice(f"pump:{n}")
+        words = tr(choice.label, lang, **choice.field_map)
+        expect(card.locator("li").filter(has_text=words)).to_contain_text(
+            tr("advice.odds", lang, as_is=percent(choice.as_is), best=percent(choice.best)))
+    # and the live odds say each side's chance by pump, the Pirate at 1 having none to make
+    options = dict(next(o for side, _, o in contest_chances(contest()).pumps if side == 0))
+    line = tr("odds.by_pump", lang, name="Olaf", options=" · ".join(
+        tr("odds.pump_option", lang, n=n, p=percent(p)) for n, p in options.items()))
+    expect(page.get_by_text(line).first).to_be_visible()
     if phone:  # one column, nothing sideways
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     shot(page, f"campaign-card-{lang}-{size}")
