@@ -219,6 +219,31 @@ def check_13_fair_dice(ns):
     assert [c.ok for c in verify(actions.room)] == [True], "the table's log verifies too"
 
 
+def check_16_campaign_play(ns):
+    from raisus_panel.ui.live_odds import contest_chances
+
+    actions, game, olaf, spy = ns["actions"], ns["game"], ns["olaf2"], ns["spy2"]
+    _fresh(actions, game)
+    assert game.profile.pumps and game.profile.lucky_shots and not game.single_roll
+    assert game.bonus(olaf.uid)["dice"] == 0 and olaf.lucky_left == 3, "the pump and the lucky shot are the learner's"
+    [(side, name, options)] = [p for p in contest_chances(game).pumps if p[0] == 0]
+    assert name == olaf.name and [f"{p:.1%}" for _, p in options] == ["89.5%", "86.6%", "49.2%", "5.0%"]
+    # what the text says to do on Olaf's card: pump 1, then 3, back to 0, a lucky shot, and roll
+    for n, p_win in ((1, "86.6%"), (3, "5.0%"), (0, "89.5%")):
+        actions.act("pump", unit=olaf.uid, amount=n)
+        assert f"{contest_chances(game).p_win:.1%}" == p_win, f"pump {n}"
+    actions.act("spend_lucky", character=olaf.uid, amount=1)
+    assert f"{contest_chances(game).p_win:.1%}" == "96.6%", "a lucky shot raises the chance"
+    actions.act("roll_round")
+    [decided] = [e for e in game.events if e["type"] == "round_decided"]
+    assert len(decided["attempts"]) == 2, "with the notebook's seed the first roll is a tie"
+    assert olaf.lucky_left == 2, "the lucky shot is spent once, through the tie"
+    assert olaf.cliche("바이킹").current == 4 and spy.cliche("첩자").current == 2, "Olaf wins the round"
+    # section 3's exercise: Olaf at 2 against a Spy at 1, pump 1 raises the chance
+    p0, p1 = (ns["odds"].contest_odds(2, 1, a_extra=n, a_pump=n, exact=True).p_win for n in (0, 1))
+    assert p1 > p0 and f"{float(p0):.1%} {float(p1):.1%}" == "95.0% 98.8%"
+
+
 CHECKS = {name.removeprefix("check_"): fn for name, fn in globals().items() if name.startswith("check_")}
 
 
