@@ -329,6 +329,13 @@ class TextInput(_SaysWhy, pn.widgets.TextInput):
     _rename = {**pn.widgets.TextInput._rename, "why": None}
 
 
+class TextAreaInput(_SaysWhy, pn.widgets.TextAreaInput):
+    """A text area that says why it is greyed, under it (see :class:`Button`)."""
+
+    why = param.String(default=None, allow_None=True, doc=_WHY_DOC)
+    _rename = {**pn.widgets.TextAreaInput._rename, "why": None}
+
+
 class IntInput(_SaysWhy, pn.widgets.IntInput):
     """A number field that says why it is greyed, under it (see :class:`Button`)."""
 

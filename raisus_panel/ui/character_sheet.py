@@ -14,7 +14,19 @@ from raisus_panel.rules import MAX_MOB_RATING, MAX_RATING, Character, GruntMob, 
 from raisus_panel.rules.campaign import LUCKY_SHOTS_PER_DIE
 from raisus_panel.rules.character import MAX_LUCKY_SHOTS, new_uid
 
-from ._base import DISABLED_CSS, HTML, Button, ComponentBase, esc, set_objects, style, wrap
+from ._base import (
+    DISABLED_CSS,
+    HTML,
+    Button,
+    ComponentBase,
+    TextAreaInput,
+    TextInput,
+    esc,
+    grey,
+    set_objects,
+    style,
+    wrap,
+)
 from ._checkbox import LabelledCheckbox
 
 
@@ -92,8 +104,8 @@ class CharacterSheet(ComponentBase):
         self._title = HTML(margin=(0, 10))
         self._locked_note = HTML(margin=(0, 10), visible=False, css_classes=["raisus-sheet-locked"])
         # the campaign options' fields (RULES.md section 11): hidden while the table's rules leave them off
-        self._hook = pn.widgets.TextInput(sizing_mode="stretch_width", visible=False)
-        self._tale = pn.widgets.TextAreaInput(sizing_mode="stretch_width", height=80, visible=False)
+        self._hook = TextInput(sizing_mode="stretch_width", visible=False)
+        self._tale = TextAreaInput(sizing_mode="stretch_width", height=80, visible=False)
         self._hook_help = HTML(margin=(0, 10), visible=False)
         self._lucky = pn.widgets.IntInput(value=0, start=0, end=MAX_LUCKY_SHOTS, width=200)
         self._lucky_left = pn.widgets.IntInput(value=0, start=0, end=MAX_LUCKY_SHOTS, width=200, visible=False)
@@ -247,6 +259,9 @@ class CharacterSheet(ComponentBase):
         locked = self._dice_locked()
         self._hook.visible = self._tale.visible = self._hook_help.visible = budget
         self._accept_box.visible = budget and gm
+        accepted = self._accepted() if self.character is not None else []
+        for key, field in (("hook", self._hook), ("tale", self._tale)):  # the GM accepted it as it is
+            grey(field, self._t("sheet.accepted_text") if key in accepted and not gm else None)
         self._lucky_box.visible = lucky and not locked
         self._lucky_left.visible = lucky and gm and self.character is not None
         for row in self._rows:

@@ -117,6 +117,12 @@ def test_33_the_creation_budget_refuses_a_players_character_over_it_until_the_gm
     t.act(t.gm, "update_character", uid=uid, accepted=["hook"])
     t.act(t.alice, "update_character", uid=uid, cliches=cliches)  # the accepted hook's die pays for it
     assert [c.rating for c in character(t, uid).cliches] == [4, 4, 3]
+    # what the GM accepted is that hook: its player does not rewrite it (nor drops it) afterwards
+    refused(t, "error.permission.accepted_text", t.alice, "update_character", uid=uid, hook="Fears the dark")
+    refused(t, "error.permission.accepted_text", t.alice, "update_character", uid=uid, hook="")
+    t.act(t.alice, "update_character", uid=uid, tale="Born on a longship")  # a tale not yet accepted: hers
+    t.act(t.gm, "update_character", uid=uid, hook="Cannot swim, nor row")  # the GM may
+    assert character(t, uid).hook == "Cannot swim, nor row" and character(t, uid).accepted == ["hook"]
     npc = t.act(t.gm, "create_character", name="Dragon", cliches=[{"name": "Dragon", "rating": 6}])
     assert npc  # NPCs have no budget
 

@@ -115,6 +115,12 @@ def test_the_gm_accepts_the_hook_and_the_player_saves_the_extra_die():
     assert budget_line(s).startswith("Creation dice: 11 of 11 spent (0 left).")
     assert not s.save_button.disabled
     assert s.root.save() is not None and olaf.cliche("Cook").rating == 4
+    # the accepted hook is the GM's now: greyed on her sheet, saying why; her tale is still hers
+    for mine in (s, sheet_of(ann, character=olaf)):
+        hook, tale = mine.textbox(mine.t("sheet.hook")), mine.textbox(mine.t("sheet.tale"))
+        assert hook.disabled and hook.why == mine.t("sheet.accepted_text") and hook.value == "Cannot swim"
+        assert not tale.disabled and tale.why is None
+    assert not g.textbox(g.t("sheet.hook")).disabled  # the GM may rewrite it
 
 
 def test_the_gm_may_accept_a_character_over_the_budget():

@@ -82,6 +82,10 @@ def players_create(state: RoomState, actor: Actor, args: CharacterArgs) -> None:
                                "how many are left.", key="error.permission.lucky_left")
 
 
+#: The texts the GM accepts (each +1 creation die), with their words.
+_ACCEPTED_TEXTS = {"hook": Phrase("hook", "term.hook"), "tale": Phrase("tale", "term.tale")}
+
+
 def _gm_accepts(after: object, before: list[str]) -> None:
     """What the GM accepts of a character's creation (a hook, a tale, over the budget) is the GM's to change."""
     if after != before:
@@ -126,6 +130,10 @@ def players_update(state: RoomState, actor: Actor, args: CharacterArgs) -> None:
         raise PermissionDenied("Only the GM can give a character to someone else.", key="error.permission.give_away")
     if "accepted" in args.data:
         _gm_accepts(args.data["accepted"], char.accepted)
+    for what, term in _ACCEPTED_TEXTS.items():  # the GM accepted that text: a new one is the GM's to accept
+        if what in char.accepted and what in args.data and args.data[what] != getattr(char, what):
+            raise PermissionDenied(f"The GM accepted this {what} as it is: ask the GM to change it.",
+                                   key="error.permission.accepted_text", what=term)
     if "lucky_left" in args.data and args.data["lucky_left"] != char.lucky_left:
         raise PermissionDenied("Only the GM sets how many lucky shots are left; they refill at each new session.",
                                key="error.permission.lucky_refill")
