@@ -16,7 +16,8 @@ from bokeh.resources import Resources
 
 from raisus_panel import i18n
 from raisus_panel.room.projection import effective
-from raisus_panel.rules import CharacterTeam
+from raisus_panel.rules import CharacterTeam, RulesProfile
+from raisus_panel.rules.profile import CAMPAIGN_OPTIONS
 from raisus_panel.ui import ActionCheckPanel, LiveOdds, RoundLog, ScoreChart, unit_colors
 from raisus_panel.ui.kit import (
     CONTEST_CSS,
@@ -31,7 +32,7 @@ from raisus_panel.ui.kit import (
 from raisus_panel.ui.kit import derive as d
 from raisus_panel.ui.live_odds import Chances, contest_chances
 
-from .sources import ContestPart, Session
+from .sources import SESSION_EVENTS, ContestPart, Session
 from .verification import verification_html
 
 #: Width of the charts in CSS pixels: the text column on screen, and A4 less its margins (180 mm).
@@ -40,9 +41,20 @@ SCORE_HEIGHT = 250
 ODDS_HEIGHT = 150
 
 
-def _css() -> str:
+#: The look of the campaign section, added only to a report that has one (a report without campaign
+#: play is as it was before campaigns).
+CAMPAIGN_CSS = """.around.campaign { break-inside: auto; }
+.session { break-inside: avoid; }
+.session h3 { margin-bottom: 2px; }
+.session > p { margin: 0 0 4px; font-size: 13px; }
+.session ul { margin: 4px 0 0; }
+"""
+
+
+def _css(campaign: bool = False) -> str:
     """The dashboard's look of dice, units and bars, then the document's own (which wins where both speak)."""
-    return CONTEST_CSS + resources.files(__package__).joinpath("report.css").read_text(encoding="utf-8")
+    own = resources.files(__package__).joinpath("report.css").read_text(encoding="utf-8")
+    return CONTEST_CSS + own + (CAMPAIGN_CSS if campaign else "")
 
 
 def _bokehjs() -> str:
@@ -55,6 +67,15 @@ def _bokehjs() -> str:
 
 def _date(ts) -> str:
     return time.strftime("%Y-%m-%d", time.gmtime(ts)) if isinstance(ts, (int, float)) else ""
+
+
+def _when(ts) -> str:
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(ts)) if isinstance(ts, (int, float)) else ""
+
+
+def _campaign_on(profile: RulesProfile) -> bool:
+    """Whether ``profile`` plays any campaign option (RULES.md section 11)."""
+    return any(k in profile.to_dict() for k in CAMPAIGN_OPTIONS)
 
 
 def detached(fn):
@@ -185,11 +206,13 @@ class Document:
         js = _bokehjs() if charts.figures else ""
         title = self._title()
         body = "".join(bodies) or f"<p><i>{esc(self.t('report.no_contests'))}</i></p>"
-        body += self._around_html()
+        around = self._around_html()
+        body += around
+        campaign = "<section class='around campaign'>" in around
         return (f"<!DOCTYPE html>\n<html lang='{self.lang}'>\n<head>\n<meta charset='utf-8'>\n"
                 f"<meta name='viewport' content='width=device-width, initial-scale=1'>\n"
                 f"<meta name='generator' content='raisus_panel'>\n<title>{esc(title)}</title>\n"
-                f"<style>\n{_css()}</style>\n{js}\n</head>\n<body>\n{self._head_html(title)}\n{body}\n"
+                f"<style>\n{_css(campaign)}</style>\n{js}\n</head>\n<body>\n{self._head_html(title)}\n{body}\n"
                 f"{self._footer_html()}\n{script}\n</body>\n</html>\n")
 
     def _title(self) -> str:
@@ -224,7 +247,7 @@ class Document:
         room, t = self.session.actions.room, self.t
         names = {c.uid: c.name for c in room.characters}
         gains = [g for e in effective(room.log) if e["type"] == "recovered" for g in e["gains"]]
-        out = ""
+        out = self._campaign_html()
         if gains:  # worded as the round log words a contest's recovery
             lines = [t("log.gain", name=names.get(g["character"], g["character"]), cliche=g["cliche"], n=g["amount"])
                      for g in gains]
@@ -239,6 +262,119 @@ class Document:
             items = "".join(f"<li class='{'secret' if secret else 'open'}'>{esc(text)}</li>" for text, secret in entries)
             out += f"<section class='around checks'><h2>{esc(t('dashboard.tab.checks'))}</h2><ul>{items}</ul></section>"
         return out
+
+    # -- campaign play (RULES.md section 11) ----------------------------------------------------------
+    def _options(self, profile: RulesProfile, only: tuple = CAMPAIGN_OPTIONS) -> str:
+        """The campaign options ``profile`` plays, in words (those named in ``only``), or "" for none."""
+        t, on = self.t, profile.to_dict()
+        words = []
+        if "creation_dice" in only and on.get("creation_dice") is not None:
+            words.append(t("report.campaign.creation", n=profile.creation_dice, most=profile.creation_max))
+        if "lucky_shots" in only and profile.lucky_shots:
+            words.append(t("report.campaign.lucky_shots"))
+        if "pumps" in only and profile.pumps:
+            words.append(t("report.campaign.pumps"))
+            if "pump_checks" in only and profile.pump_checks:
+                words.append(t("report.campaign.pump_checks"))
+        if "advancement" in only and profile.advancement == "rolls":
+            words.append(t("report.campaign.advancement_rolls"))
+        elif "advancement" in only and profile.advancement == "points":
+            words.append(t("report.campaign.advancement_points"))
+        return ", ".join(words)
+
+    def _campaign_html(self) -> str:
+        """The table's rules and the sessions, each with its contests and its advancement, in words;
+        "" for a room that played no campaign option and no session."""
+        assert self.session.actions is not None
+        room, t = self.session.actions.room, self.t
+        log = effective(room.log)
+        rules = [RulesProfile.from_dict(e["profile"]) for e in log if e["type"] == "rules_set"]
+        if not any(e["type"] in SESSION_EVENTS for e in log) and not any(_campaign_on(p) for p in rules):
+            return ""
+        names: dict[str, str] = {}  # a character's name, also once it was removed
+        for e in room.log:
+            if e["type"] in ("character_created", "character_updated"):
+                names[e["character"]["uid"]] = e["character"]["name"]
+        names.update({c.uid: c.name for c in room.characters})
+        numbers = {p.contest.uid: n for n, p in enumerate(self.session.contests, 1)}
+        sessions: list[dict] = [{"n": 1, "start": room.log[0].get("ts") if room.log else None, "end": None, "items": []}]
+        seen: set = set()
+        owed: dict[str, list[str]] = {}  # character uid -> the clichés it may still roll for (or [] to invest)
+        offered = sessions[0]  # the session whose end offered them
+        way = "off"
+        profile = RulesProfile()
+
+        def unpaid(now: dict, waiting: bool = False) -> None:
+            """The advancement offered that nobody took: when the next session's end replaced it
+            (lost), or at the end of the log (still waiting); said with the session that offered it."""
+            for uid, cliches in owed.items():
+                who = names.get(uid, uid)
+                if way == "points":
+                    now["items"].append(t("report.campaign.may_invest" if waiting else "report.campaign.not_invested",
+                                          name=who))
+                for cliche in cliches if way == "rolls" else ():
+                    now["items"].append(t("report.campaign.may_roll" if waiting else "report.campaign.not_rolled",
+                                          name=who, cliche=cliche))
+            owed.clear()
+
+        for e in log:
+            now, kind = sessions[-1], e["type"]
+            if kind == "rules_set":
+                profile = RulesProfile.from_dict(e["profile"])
+                now["items"].append(t("report.campaign.rules_set",
+                                      options=self._options(profile) or t("report.campaign.no_options")))
+            elif kind == "session_started":
+                sessions.append({"n": e["session"], "start": e.get("ts"), "end": None, "items": []})
+            elif kind == "contest" and e["contest"] not in seen:
+                seen.add(e["contest"])
+                n = numbers.get(e["contest"])
+                name = room.replay_contest(e["contest"]).name if n is None else self.session.contests[n - 1].contest.name
+                now["items"].append((n, t("report.campaign.contest", n=n or "", name=name)))
+            elif kind == "session_ended":
+                unpaid(offered)
+                offered, now["end"] = now, e.get("ts")
+                way, owed = profile.advancement, {uid: list(c) for uid, c in e["advancement"].items()}
+                if way == "rolls" and owed:
+                    offers = ", ".join(f"{names.get(uid, uid)} ({', '.join(c)})" for uid, c in owed.items())
+                    now["items"].append(t("report.campaign.ended_rolls", offers=offers))
+                elif way == "points" and owed:
+                    now["items"].append(t("report.campaign.ended_points",
+                                          names=", ".join(names.get(uid, uid) for uid in owed)))
+                else:
+                    now["items"].append(t("report.campaign.ended"))
+            elif kind == "advancement_rolled":
+                roll, who = e["roll"], names.get(e["character"], e["character"])
+                key = "campaign.rose" if roll["rises"] else "campaign.stayed"
+                now["items"].append(t(key, name=who, cliche=roll["cliche"], faces=", ".join(map(str, roll["faces"])),
+                                      n=roll["rating"] + roll["rises"]))
+                if roll["cliche"] in owed.get(e["character"], []):
+                    owed[e["character"]].remove(roll["cliche"])
+                    if not owed[e["character"]]:
+                        del owed[e["character"]]
+            elif kind == "advancement_invested":
+                who = names.get(e["character"], e["character"])
+                now["items"].append(t("campaign.invested_new" if e["new"] else "campaign.invested",
+                                      name=who, cliche=e["cliche"]))
+                owed.pop(e["character"], None)
+        unpaid(offered, waiting=True)
+        final = rules[-1] if rules else RulesProfile()
+        out = (f"<section class='around campaign'><h2>{esc(t('report.campaign'))}</h2>"
+               f"<p>{esc(t('report.campaign.rules', options=self._options(final) or t('report.campaign.no_options')))}</p>")
+        for one in sessions:
+            when = [t("report.campaign.started", when=_when(one["start"]))] if one["start"] is not None else []
+            when.append(t("report.campaign.ended_at", when=_when(one["end"])) if one["end"] is not None
+                        else t("report.campaign.not_ended"))
+            items = []
+            for item in one["items"]:
+                if isinstance(item, tuple):  # a contest: a link to its section
+                    n, text = item
+                    items.append(f"<li><a href='#contest-{n}'>{esc(text)}</a></li>" if n else f"<li>{esc(text)}</li>")
+                else:
+                    items.append(f"<li>{esc(item)}</li>")
+            body = f"<ul>{''.join(items)}</ul>" if items else f"<p class=soft>{esc(t('report.campaign.nothing'))}</p>"
+            out += (f"<div class=session><h3>{esc(t('campaign.session', n=one['n']))}</h3>"
+                    f"<p class=soft>{esc(' · '.join(when))}</p>{body}</div>")
+        return out + "</section>"
 
     def _table_html(self) -> str:
         """Who sat at the table: the players, each with the characters they played."""
@@ -272,6 +408,11 @@ class Document:
         facts = [mode, t("past.rounds", n=contest.round)]
         if part.started is not None:
             facts.append(_date(part.started))
+        if part.session is not None:
+            facts.append(t("campaign.session", n=part.session))
+        options = self._options(contest.profile, only=("lucky_shots", "pumps"))
+        if options:
+            facts.append(t("report.contest_options", options=options))
         if self.session.room:
             heading = (f"<div class=contest-head><h2>{esc(contest.name)}</h2>"
                        f"<span class=soft>{esc(' · '.join(facts))}</span></div>")

@@ -25,6 +25,9 @@ __all__ = ["ContestPart", "Session", "from_contest", "from_events", "from_room",
 
 _SCRATCH = "report"
 
+#: The room events of a game played in sessions (RULES.md section 11).
+SESSION_EVENTS = frozenset({"session_started", "session_ended", "advancement_rolled", "advancement_invested"})
+
 
 @dataclass
 class ContestPart:
@@ -41,12 +44,16 @@ class ContestPart:
         oldest first; empty for a contest loaded from its own save.
     started
         When it started (seconds since the epoch), or None when the input does not say.
+    session
+        The number of the room's session it was played in, when the room plays in sessions (the GM
+        started or ended one); None otherwise.
     """
 
     contest: Contest
     actions: Actions
     events: list = field(default_factory=list)
     started: float | None = None
+    session: int | None = None
 
 
 @dataclass
@@ -112,10 +119,15 @@ def from_events(events: list[dict], *, contest: int | str | None = None) -> Sess
     order: list[str] = []
     closed: dict[str, int] = {}  # contest uid -> seq of the event that closed it (and still counts)
     started: dict[str, float | None] = {}  # None: an event written before times were kept
+    in_session: dict[str, int] = {}  # contest uid -> the session it started in
+    playing = 1  # a room's game starts in session 1
     for e in kept:
+        if e["type"] == "session_started":
+            playing = e["session"]
         if e["type"] == "contest" and e["contest"] not in order:
             order.append(e["contest"])
             started[e["contest"]] = e.get("ts")
+            in_session[e["contest"]] = playing
         elif e["type"] == "contest_closed":
             closed[e["contest"]] = e["seq"]
     if contest is not None:
@@ -126,6 +138,7 @@ def from_events(events: list[dict], *, contest: int | str | None = None) -> Sess
         chosen = [order[number - 1]]
     else:
         chosen = order
+    sessions = any(e["type"] in SESSION_EVENTS for e in kept)
     parts = []
     for uid in chosen:
         # the room as it stood just before the contest was closed: its contest is this one
@@ -134,10 +147,12 @@ def from_events(events: list[dict], *, contest: int | str | None = None) -> Sess
         if room.contest is None or room.contest.uid != uid:  # pragma: no cover - a log we never write
             adopted = Actions.local(whole.replay_contest(uid))
             assert adopted.contest is not None  # it adopted one
-            parts.append(ContestPart(adopted.contest, adopted, [], started.get(uid)))
+            parts.append(ContestPart(adopted.contest, adopted, [], started.get(uid),
+                                     in_session.get(uid) if sessions else None))
             continue
         mine = [e for e in events[:cut] if e["type"] == "contest" and e["contest"] == uid]
-        parts.append(ContestPart(room.contest, _watch(room), mine, started.get(uid)))
+        parts.append(ContestPart(room.contest, _watch(room), mine, started.get(uid),
+                                 in_session.get(uid) if sessions else None))
     # the copy holds only the reader's events: seen whole, it shows them all and nothing more;
     # a report of one contest leaves out what happened around it
     around = Actions(RoomSession(whole, Actor.gm())) if contest is None else None

@@ -163,6 +163,37 @@ def test_the_korean_room_report(new_page, tmp_path):
     assert not refused
 
 
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_campaigns_report_says_its_sessions_and_advancement_and_links_each_contest(new_page, tmp_path, lang):
+    from ..report.test_report_campaign import campaign_room
+
+    room, _, _ = campaign_room()
+    path = report(room, lang).save(tmp_path / f"campaign-{lang}.html")
+    page, guard, refused = open_report(new_page, path)
+    section = page.locator("section.campaign")
+    expect(section.get_by_role("heading", name=t("report.campaign", lang))).to_be_visible()
+    expect(section.locator("div.session h3")).to_have_text([t("campaign.session", lang, n=n) for n in (1, 2, 3)])
+    olaf = f"Olaf {EVIL}"
+    expect(section.get_by_text(t("campaign.rose", lang, name=olaf, cliche="Viking", faces="2, 4, 6, 2", n=5))).to_be_visible()
+    expect(section.get_by_text(t("report.campaign.nothing", lang))).to_be_visible()
+    assert page.locator("img").count() == 0 and page.locator("u").count() == 0  # the names are text
+    # the contest's line in its session leads to the contest, whose heading says the session and options
+    section.get_by_role("link", name=t("report.campaign.contest", lang, n=1, name="Brawl")).click()
+    expect(page).to_have_url(re.compile("#contest-1$"))
+    head = page.locator("#contest-1 .contest-head")
+    expect(head).to_be_in_viewport()
+    options = ", ".join(t(f"report.campaign.{k}", lang) for k in ("lucky_shots", "pumps"))
+    expect(head).to_contain_text(t("report.contest_options", lang, options=options))
+    section.scroll_into_view_if_needed()
+    ARTIFACTS.mkdir(exist_ok=True)
+    section.screenshot(path=str(ARTIFACTS / f"report-campaign-{lang}.png"))
+    shot(page, f"report-campaign-page-{lang}")
+    printed = "\n".join(pdf_pages(page, keep=f"report-campaign-{lang}"))
+    assert t("report.campaign", lang) in printed and t("report.campaign.not_ended", lang) in printed
+    guard.check()
+    assert not guard.errors and not refused
+
+
 # -- the dashboard ------------------------------------------------------------------------------------
 @dataclass
 class Seeded:
