@@ -73,6 +73,7 @@ ui._base.ScriptButton                   model through ``_rename`` and
 ui._base._SaysWhy                       ``_process_param_change`` (title,
 ui._base.TextInput                      why, script), made by
 ui._base.IntInput                       ``_get_model``; no gate, see above
+ui._base.TextAreaInput
 ui._base.Select
 ui._base.HTML                           panel: a text change recomputes     tests/ui/test_panel_hooks.py
                                         every property of the model

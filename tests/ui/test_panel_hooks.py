@@ -15,7 +15,7 @@ from panel.viewable import Viewer
 
 from raisus_panel import upstream
 from raisus_panel.ui import _base, _charts
-from raisus_panel.ui._base import HTML, Button, IntInput, ScriptButton, Select, TextInput
+from raisus_panel.ui._base import HTML, Button, IntInput, ScriptButton, Select, TextAreaInput, TextInput
 
 
 @pytest.fixture
@@ -33,7 +33,8 @@ def _model(widget):
 def test_upstream_widgets_rename_and_process_their_params():
     """Panel's widgets have a ``_rename`` (None: not sent to the model) and a ``_process_param_change``
     that every change goes through: what Button and the _SaysWhy widgets add to."""
-    for widget in (pn.widgets.Button, pn.widgets.TextInput, pn.widgets.IntInput, pn.widgets.Select):
+    for widget in (pn.widgets.Button, pn.widgets.TextInput, pn.widgets.TextAreaInput, pn.widgets.IntInput,
+                   pn.widgets.Select):
         assert isinstance(widget._rename, dict) and callable(widget._process_param_change)
     assert "_rename" in inspect.getsource(pn.reactive.Syncable._process_param_change)
 
@@ -41,6 +42,7 @@ def test_upstream_widgets_rename_and_process_their_params():
 @pytest.mark.parametrize("make", [lambda: Button(label="Roll", title="Roll the round", why="Not your turn"),
                                   lambda: ScriptButton(label="Open", title="Roll the round", why="Not your turn"),
                                   lambda: TextInput(why="Not your turn"), lambda: IntInput(why="Not your turn"),
+                                  lambda: TextAreaInput(why="Not your turn"),
                                   lambda: Select(options=["a"], why="Not your turn")])
 def test_title_and_why_are_attributes_of_the_element(make):
     widget = make()
